@@ -1,0 +1,15 @@
+#pragma once
+// The umbrella header: everything a user of tessera needs.
+#include "tessera/core/deep_copy.hpp"
+#include "tessera/core/extents.hpp"
+#include "tessera/core/fd.hpp"
+#include "tessera/core/layout.hpp"
+#include "tessera/core/shape.hpp"
+#include "tessera/core/stencil.hpp"
+#include "tessera/core/view.hpp"
+#include "tessera/host/parallel.hpp"
+#include "tessera/host/serial.hpp"
+#include "tessera/kokkos/mdrange.hpp"
+#include "tessera/algorithms/apply.hpp"
+#include "tessera/algorithms/compare.hpp"
+#include "tessera/algorithms/validate.hpp"

@@ -1,0 +1,27 @@
+#pragma once
+// Host execution policies. Both reach HostSpace views only.
+#include <string>
+
+#include "tessera/core/policy.hpp"
+
+namespace tessera::host {
+
+/// The reference: plain nested loops, one thread, points summed in declaration order.
+/// Slow by design and obviously correct; every other policy is checked against it.
+struct serial {
+  static std::string name() { return "host:serial"; }
+  template <class Space>
+  static constexpr bool reaches = Space::host_accessible;
+};
+
+/// OpenMP over the outer axes (z and y rows share the threads), the contiguous axis
+/// vectorised with the shape's offsets unrolled at compile time.
+/// num_threads = 0 uses OpenMP's default (OMP_NUM_THREADS or every core).
+struct parallel {
+  int num_threads = 0;
+  static std::string name() { return "host:parallel"; }
+  template <class Space>
+  static constexpr bool reaches = Space::host_accessible;
+};
+
+}  // namespace tessera::host

@@ -1,0 +1,183 @@
+#pragma once
+// kokkos::mdrange: the independent reference path. It copies the tessera input into a
+// Kokkos view in Kokkos' default memory space, runs the sweep with Kokkos::MDRangePolicy
+// (RangePolicy in 1D, where MDRangePolicy does not exist) on Kokkos' default execution
+// space, and copies the interior back. It shares no loop or indexing code with the other
+// backends: offsets and coefficients are copied into the functor and walked at run time.
+//
+// Kokkos is initialised on first use if the program has not done it, and finalised at
+// exit; a program that manages Kokkos itself keeps control.
+#include <Kokkos_Core.hpp>
+
+#include <array>
+#include <cstdlib>
+#include <string>
+
+#include "tessera/core/deep_copy.hpp"
+#include "tessera/core/policy.hpp"
+#include "tessera/core/stencil.hpp"
+#include "tessera/core/view.hpp"
+
+namespace tessera::kokkos {
+
+/// tile: MDRangePolicy tile sizes per axis (slowest first); 0 everywhere lets Kokkos
+/// choose. Reaches every memory space: non-host views are staged through the host.
+struct mdrange {
+  std::array<int, 3> tile{0, 0, 0};
+  static std::string name() { return "kokkos:mdrange"; }
+  template <class Space>
+  static constexpr bool reaches = true;
+};
+
+/// Initialises Kokkos if nobody has; registers finalisation at exit in that case.
+inline void ensure_initialized() {
+  if (!Kokkos::is_initialized()) {
+    Kokkos::initialize();
+    std::atexit([] {
+      if (Kokkos::is_initialized()) Kokkos::finalize();
+    });
+  }
+}
+
+/// Name of the execution space the reference runs on ("Serial", "Cuda", "OpenMP", ...).
+inline std::string execution_space_name() { return Kokkos::DefaultExecutionSpace::name(); }
+
+namespace detail {
+
+template <class T, int Rank>
+struct kview;
+template <class T>
+struct kview<T, 1> {
+  using type = Kokkos::View<T*, Kokkos::LayoutRight>;
+};
+template <class T>
+struct kview<T, 2> {
+  using type = Kokkos::View<T**, Kokkos::LayoutRight>;
+};
+template <class T>
+struct kview<T, 3> {
+  using type = Kokkos::View<T***, Kokkos::LayoutRight>;
+};
+
+/// The sweep functor: plain run-time loop over the points, offsets stored by value.
+/// Kokkos views hold the whole padded grid (ghosts included), index g is interior 0.
+template <class T, int Rank, int N>
+struct sweep_functor {
+  typename kview<const T, Rank>::type in;
+  typename kview<T, Rank>::type out;
+  int off[N][3];
+  T c[N];
+  int g;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int x) const
+    requires(Rank == 1)
+  {
+    T s = 0;
+    for (int k = 0; k < N; ++k) s += c[k] * in(g + x + off[k][0]);
+    out(g + x) = s;
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const int y, const int x) const
+    requires(Rank == 2)
+  {
+    T s = 0;
+    for (int k = 0; k < N; ++k) s += c[k] * in(g + y + off[k][0], g + x + off[k][1]);
+    out(g + y, g + x) = s;
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const int z, const int y, const int x) const
+    requires(Rank == 3)
+  {
+    T s = 0;
+    for (int k = 0; k < N; ++k)
+      s += c[k] * in(g + z + off[k][0], g + y + off[k][1], g + x + off[k][2]);
+    out(g + z, g + y, g + x) = s;
+  }
+};
+
+template <class KV, int Rank>
+KV make_kview(const std::string& label, const extents<Rank>& n, int g) {
+  if constexpr (Rank == 1)
+    return KV(label, n[0] + 2 * g);
+  else if constexpr (Rank == 2)
+    return KV(label, n[0] + 2 * g, n[1] + 2 * g);
+  else
+    return KV(label, n[0] + 2 * g, n[1] + 2 * g, n[2] + 2 * g);
+}
+
+/// Calls f(i...) for every point of [lo, hi) per axis, in row-major order (host only).
+template <int Rank, class F>
+void for_each_host(const array<index_t, Rank>& lo, const array<index_t, Rank>& hi, F&& f) {
+  if constexpr (Rank == 1) {
+    for (index_t x = lo[0]; x < hi[0]; ++x) f(x);
+  } else if constexpr (Rank == 2) {
+    for (index_t y = lo[0]; y < hi[0]; ++y)
+      for (index_t x = lo[1]; x < hi[1]; ++x) f(y, x);
+  } else {
+    for (index_t z = lo[0]; z < hi[0]; ++z)
+      for (index_t y = lo[1]; y < hi[1]; ++y)
+        for (index_t x = lo[2]; x < hi[2]; ++x) f(z, y, x);
+  }
+}
+
+}  // namespace detail
+
+template <class S, class T, int Rank, class Space>
+void sweep(const mdrange& p, const stencil<S, T>& st, const View<T, Rank, Space>& in,
+           const View<T, Rank, Space>& out) {
+  ensure_initialized();
+  constexpr int N = stencil<S, T>::size;
+  const auto& n = in.extents();
+  constexpr int g = shape_traits<S>::radius;  // halo staged around the interior
+  using KV = typename detail::kview<T, Rank>::type;
+
+  // Stage the input (interior plus the g-wide halo the shape reads) into Kokkos memory.
+  const auto in_host = create_mirror_copy(in);
+  const auto ia = in_host.accessor();
+  KV kin = detail::make_kview<KV>(in.label() + "_kokkos_in", n, g);
+  KV kout = detail::make_kview<KV>(out.label() + "_kokkos_out", n, g);
+  auto kin_h = Kokkos::create_mirror_view(kin);
+  array<index_t, Rank> lo{}, hi{};
+  for (int d = 0; d < Rank; ++d) {
+    lo[d] = -g;
+    hi[d] = n[d] + g;
+  }
+  detail::for_each_host<Rank>(lo, hi, [&](auto... i) { kin_h((i + g)...) = ia(i...); });
+  Kokkos::deep_copy(kin, kin_h);
+
+  detail::sweep_functor<T, Rank, N> f{kin, kout, {}, {}, g};
+  for (int k = 0; k < N; ++k) {
+    for (int d = 0; d < 3; ++d) f.off[k][d] = d < Rank ? S::points[k][d] : 0;
+    f.c[k] = st.coeffs[k];
+  }
+  if constexpr (Rank == 1) {
+    Kokkos::parallel_for("tessera::kokkos::mdrange",
+                         Kokkos::RangePolicy<>(0, static_cast<int>(n[0])), f);
+  } else {
+    using policy_t = Kokkos::MDRangePolicy<Kokkos::Rank<Rank, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
+    typename policy_t::point_type begin{}, end{};
+    typename policy_t::tile_type tile{};
+    bool tiled = false;
+    for (int d = 0; d < Rank; ++d) {
+      end[d] = n[d];
+      tile[d] = p.tile[d];
+      tiled = tiled || p.tile[d] > 0;
+    }
+    if (tiled) {
+      for (int d = 0; d < Rank; ++d) tile[d] = tile[d] > 0 ? tile[d] : 1;
+      Kokkos::parallel_for("tessera::kokkos::mdrange", policy_t(begin, end, tile), f);
+    } else {
+      Kokkos::parallel_for("tessera::kokkos::mdrange", policy_t(begin, end), f);
+    }
+  }
+  Kokkos::fence();
+
+  // Copy the interior back; the output's ghosts keep whatever they held.
+  auto kout_h = Kokkos::create_mirror_view(kout);
+  Kokkos::deep_copy(kout_h, kout);
+  auto out_host = create_mirror_copy(out);
+  const auto ob = out_host.accessor();
+  array<index_t, Rank> zero{};
+  detail::for_each_host<Rank>(zero, n.n, [&](auto... i) { ob(i...) = kout_h((i + g)...); });
+  if constexpr (!Space::host_accessible) deep_copy(out, out_host);
+}
+
+}  // namespace tessera::kokkos

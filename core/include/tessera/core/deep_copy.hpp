@@ -1,0 +1,57 @@
+#pragma once
+// deep_copy between views of any two spaces, and create_mirror. Copies move the whole
+// allocation, ghosts included, so the two layouts must match exactly.
+#include <cstring>
+#include <string>
+
+#include "tessera/core/cuda_check.hpp"
+#include "tessera/core/view.hpp"
+
+namespace tessera {
+
+/// Copies src into dst, ghosts included. Throws extent_mismatch_error (naming both views)
+/// unless their extents, ghost widths and paddings match.
+template <class T, int Rank, class DstSpace, class SrcSpace>
+void deep_copy(const View<T, Rank, DstSpace>& dst, const View<T, Rank, SrcSpace>& src) {
+  if (!dst.is_allocated() || !src.is_allocated())
+    throw invalid_argument_error("tessera::deep_copy: a view is default-constructed (unallocated)");
+  if (!(dst.layout() == src.layout()))
+    throw extent_mismatch_error("tessera::deep_copy: destination " + dst.describe() +
+                                " and source " + src.describe() +
+                                " differ in layout; create the destination with src.layout() "
+                                "(or create_mirror(src))");
+  if (dst.data() == src.data()) return;
+  const std::size_t bytes = src.allocation_bytes();
+  if constexpr (DstSpace::host_accessible && SrcSpace::host_accessible) {
+    std::memcpy(dst.data(), src.data(), bytes);
+  } else {
+#if TESSERA_ENABLE_CUDA
+    constexpr auto kind = DstSpace::host_accessible   ? cudaMemcpyDeviceToHost
+                          : SrcSpace::host_accessible ? cudaMemcpyHostToDevice
+                                                      : cudaMemcpyDeviceToDevice;
+    TESSERA_CUDA_CHECK(cudaMemcpy(dst.data(), src.data(), bytes, kind),
+                       "deep_copy " + src.describe() + " -> " + dst.describe());
+#endif
+  }
+}
+
+/// A new host view with the same layout as v (label v.label() + "_mirror"); contents are
+/// not copied.
+template <class T, int Rank, class Space>
+View<T, Rank, HostSpace> create_mirror(const View<T, Rank, Space>& v) {
+  return View<T, Rank, HostSpace>(v.label() + "_mirror", v.layout());
+}
+
+/// A host view holding a copy of v's contents: v itself when v is already on the host.
+template <class T, int Rank, class Space>
+View<T, Rank, HostSpace> create_mirror_copy(const View<T, Rank, Space>& v) {
+  if constexpr (Space::host_accessible) {
+    return v;
+  } else {
+    auto m = create_mirror(v);
+    deep_copy(m, v);
+    return m;
+  }
+}
+
+}  // namespace tessera

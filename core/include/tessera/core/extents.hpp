@@ -1,0 +1,45 @@
+#pragma once
+// Interior extents of a grid of rank 1, 2 or 3, ordered slowest to fastest:
+// (z, y, x) in 3D, (y, x) in 2D. The last index is contiguous in memory.
+#include <concepts>
+#include <string>
+
+#include "tessera/core/array.hpp"
+#include "tessera/core/config.hpp"
+
+namespace tessera {
+
+template <int Rank>
+struct extents {
+  static_assert(Rank >= 1 && Rank <= 3, "tessera grids have rank 1, 2 or 3");
+  static constexpr int rank = Rank;
+  array<index_t, Rank> n{};
+
+  constexpr extents() = default;
+  template <std::integral... I>
+    requires(sizeof...(I) == Rank)
+  constexpr extents(I... i) : n{static_cast<index_t>(i)...} {}
+  constexpr explicit extents(const array<index_t, Rank>& a) : n(a) {}
+
+  TESSERA_HD constexpr index_t operator[](int d) const { return n[d]; }
+  TESSERA_HD constexpr index_t& operator[](int d) { return n[d]; }
+  /// Number of interior points (0 when any extent is 0).
+  TESSERA_HD constexpr index_t size() const {
+    index_t s = 1;
+    for (int d = 0; d < Rank; ++d) s *= n[d];
+    return s;
+  }
+  friend constexpr bool operator==(const extents& a, const extents& b) { return a.n == b.n; }
+
+  /// "37x29x53": the form every error message uses.
+  std::string to_string() const {
+    std::string s;
+    for (int d = 0; d < Rank; ++d) s += (d ? "x" : "") + std::to_string(n[d]);
+    return s;
+  }
+};
+
+template <std::integral... I>
+extents(I...) -> extents<static_cast<int>(sizeof...(I))>;
+
+}  // namespace tessera

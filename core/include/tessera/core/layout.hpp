@@ -1,0 +1,76 @@
+#pragma once
+// Memory layout of a grid with a ghost (halo) layer of uniform width on every side.
+// Row-major, last index contiguous. Coordinates are interior coordinates: the interior
+// spans [0, n_d) on each axis and the ghosts span [-ghost, 0) and [n_d, n_d + ghost).
+//
+// Rows may be padded (row_alignment, in elements) so that every row starts at the same
+// alignment; strides carry the padding, so accessors and kernels never assume
+// stride(Rank-2) == n + 2*ghost.
+#include <string>
+
+#include "tessera/core/array.hpp"
+#include "tessera/core/errors.hpp"
+#include "tessera/core/extents.hpp"
+
+namespace tessera {
+
+template <int Rank>
+class layout {
+ public:
+  constexpr layout() = default;
+
+  /// ghost: width of the ghost layer; row_alignment: padded row length is a multiple of it.
+  layout(const extents<Rank>& interior, int ghost, index_t row_alignment = 1)
+      : interior_(interior), ghost_(ghost), row_alignment_(row_alignment) {
+    for (int d = 0; d < Rank; ++d)
+      if (interior[d] < 0)
+        throw invalid_argument_error("tessera::layout: extents " + interior.to_string() +
+                                     " have a negative extent; extents must be >= 0");
+    if (ghost < 0)
+      throw invalid_argument_error("tessera::layout: ghost width " + std::to_string(ghost) +
+                                   " is negative; use 0 or more");
+    if (row_alignment < 1)
+      throw invalid_argument_error("tessera::layout: row_alignment must be >= 1 element");
+    index_t s = 1;
+    for (int d = Rank - 1; d >= 0; --d) {
+      stride_[d] = s;
+      index_t len = interior[d] + 2 * ghost;
+      if (d == Rank - 1) len = (len + row_alignment - 1) / row_alignment * row_alignment;
+      s *= len;
+    }
+    span_ = s;
+    origin_ = 0;
+    for (int d = 0; d < Rank; ++d) origin_ += ghost * stride_[d];
+  }
+
+  const extents<Rank>& interior() const { return interior_; }
+  int ghost() const { return ghost_; }
+  index_t row_alignment() const { return row_alignment_; }
+  /// Extent including both ghost layers (not the padding).
+  index_t padded_extent(int d) const { return interior_[d] + 2 * ghost_; }
+  index_t stride(int d) const { return stride_[d]; }
+  const array<index_t, Rank>& strides() const { return stride_; }
+  /// Elements in the allocation, ghosts and padding included.
+  index_t span() const { return span_; }
+  /// Offset of interior point (0, ..., 0) from the start of the allocation.
+  index_t origin_offset() const { return origin_; }
+
+  friend bool operator==(const layout& a, const layout& b) {
+    return a.interior_ == b.interior_ && a.ghost_ == b.ghost_ && a.stride_ == b.stride_;
+  }
+
+  /// "interior 37x29x53, ghost 1": the form every error message uses.
+  std::string describe() const {
+    return "interior " + interior_.to_string() + ", ghost " + std::to_string(ghost_);
+  }
+
+ private:
+  extents<Rank> interior_{};
+  int ghost_ = 0;
+  index_t row_alignment_ = 1;
+  array<index_t, Rank> stride_{};
+  index_t span_ = 0;
+  index_t origin_ = 0;
+};
+
+}  // namespace tessera

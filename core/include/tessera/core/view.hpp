@@ -1,0 +1,100 @@
+#pragma once
+// View<T, Rank, Space>: an owning, reference-counted, labelled grid with a ghost layer.
+// Copies share the allocation (as Kokkos views do); the last copy frees it. Elements are
+// zero-initialised on allocation.
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "tessera/core/accessor.hpp"
+#include "tessera/core/extents.hpp"
+#include "tessera/core/layout.hpp"
+#include "tessera/core/memory_space.hpp"
+
+namespace tessera {
+
+template <class T, int Rank, memory_space Space = HostSpace>
+class View {
+  static_assert(std::is_arithmetic_v<T>, "tessera::View holds arithmetic element types");
+
+ public:
+  using value_type = T;
+  using memory_space = Space;
+  static constexpr int rank = Rank;
+
+  View() = default;
+
+  /// label: names the view in every error message; ghost: ghost-layer width.
+  View(std::string label, const extents<Rank>& interior, int ghost = 0)
+      : View(std::move(label), make_layout(label, interior, ghost)) {}
+
+  View(std::string label, const tessera::layout<Rank>& l) : state_(std::make_shared<state>()) {
+    state_->label = std::move(label);
+    state_->layout = l;
+    state_->data = static_cast<T*>(
+        Space::allocate(static_cast<std::size_t>(l.span()) * sizeof(T), state_->label));
+  }
+
+  const std::string& label() const { return state_->label; }
+  const tessera::layout<Rank>& layout() const { return state_->layout; }
+  const tessera::extents<Rank>& extents() const { return state_->layout.interior(); }
+  int ghost() const { return state_->layout.ghost(); }
+  /// Interior points.
+  index_t size() const { return extents().size(); }
+  /// Start of the allocation (the first ghost cell), not the interior origin.
+  T* data() const { return state_ ? state_->data : nullptr; }
+  std::size_t allocation_bytes() const { return static_cast<std::size_t>(layout().span()) * sizeof(T); }
+  bool is_allocated() const { return state_ != nullptr; }
+  long use_count() const { return state_.use_count(); }
+
+  /// "'u' (interior 37x29x53, ghost 1, HostSpace)": the form every error message uses.
+  std::string describe() const {
+    return "'" + label() + "' (" + layout().describe() + ", " + Space::name + ")";
+  }
+
+  /// The trivially copyable accessor kernels and loops index.
+  view_accessor<T, Rank> accessor() const {
+    const auto& l = layout();
+    view_accessor<T, Rank> a;
+    a.origin = state_->data + l.origin_offset();
+    a.stride = l.strides();
+    a.n = l.interior().n;
+    a.ghost = l.ghost();
+    a.label = state_->label.c_str();
+    return a;
+  }
+
+  /// Host element access in interior coordinates (ghosts at -1, n, ...).
+  template <class... I>
+    requires(sizeof...(I) == Rank && Space::host_accessible)
+  T& operator()(I... i) const {
+    return accessor()(i...);
+  }
+
+ private:
+  struct state {
+    std::string label;
+    tessera::layout<Rank> layout;
+    T* data = nullptr;
+    ~state() { Space::deallocate(data); }
+  };
+
+  static tessera::layout<Rank> make_layout(const std::string& label, const tessera::extents<Rank>& e,
+                                           int ghost) {
+    try {
+      return tessera::layout<Rank>(e, ghost);
+    } catch (const invalid_argument_error& err) {
+      throw invalid_argument_error(std::string(err.what()) + " (view '" + label + "')");
+    }
+  }
+
+  std::shared_ptr<state> state_;
+};
+
+template <class V>
+inline constexpr bool is_view_v = false;
+template <class T, int R, class S>
+inline constexpr bool is_view_v<View<T, R, S>> = true;
+
+}  // namespace tessera

@@ -1,0 +1,94 @@
+#pragma once
+// The cross-validation test body, written once and instantiated per policy, precision
+// and shape: random input (ghosts included), random coefficients, NaN-poisoned output
+// with ghost sentinels; the policy's result must match the Kokkos reference and
+// host::serial, and every ghost sentinel must survive.
+#include <cstdio>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "test_support.hpp"
+
+namespace tessera::test {
+
+/// The memory space a test should put a policy's views in.
+template <class Policy>
+struct space_for {
+#if TESSERA_ENABLE_CUDA
+  using type = std::conditional_t<Policy::template reaches<HostSpace>, HostSpace, CudaSpace>;
+#else
+  using type = HostSpace;
+#endif
+};
+template <class Policy>
+using space_for_t = typename space_for<Policy>::type;
+
+/// Runs policy on a copy of in_h in the policy's space; returns the result on the host.
+/// The output starts poisoned (interior NaN, ghosts = sentinels).
+template <class Policy, class S, class T, int Rank>
+View<T, Rank, HostSpace> run_policy(const Policy& policy, const stencil<S, T>& st,
+                                    const View<T, Rank, HostSpace>& in_h) {
+  using Space = space_for_t<Policy>;
+  View<T, Rank, HostSpace> out_h("out", in_h.layout());
+  poison(out_h);
+  View<T, Rank, Space> in("in_" + std::string(Space::name), in_h.layout());
+  View<T, Rank, Space> out("out_" + std::string(Space::name), in_h.layout());
+  deep_copy(in, in_h);
+  deep_copy(out, out_h);
+  apply(policy, st, in, out);
+  deep_copy(out_h, out);
+  return out_h;
+}
+
+template <class Policy, class T, class S>
+void check_against_kokkos(const extents<S::rank>& e, std::uint64_t seed, double tol) {
+  constexpr int Rank = S::rank;
+  const int g = shape_traits<S>::radius;
+  View<T, Rank, HostSpace> in_h("in", e, g);
+  fill_random(in_h, seed);
+  const auto st = random_stencil<S, T>(seed + 1);
+
+  View<T, Rank, HostSpace> ref("kokkos_ref", in_h.layout()), serial_out("serial", in_h.layout());
+  poison(ref);
+  poison(serial_out);
+  apply(kokkos::mdrange{}, st, in_h, ref);
+  apply(host::serial{}, st, in_h, serial_out);
+
+  const auto out = run_policy(Policy{}, st, in_h);
+  const auto vs_kokkos = compare(out, ref);
+  const auto vs_serial = compare(out, serial_out);
+  INFO(Policy::name(), " ", shape_name<S>(), " extents ", e.to_string(), ": max rel error vs Kokkos ",
+       vs_kokkos.max_rel_error, " at ", vs_kokkos.worst_index_string(), ", non-finite ",
+       vs_kokkos.nonfinite);
+  CHECK(vs_kokkos.points == e.size());
+  CHECK(vs_kokkos.nonfinite == 0);
+  CHECK(vs_kokkos.max_rel_error <= tol);
+  CHECK(vs_serial.nonfinite == 0);
+  CHECK(vs_serial.max_rel_error <= tol);
+  CHECK(ghosts_changed(out) == 0);
+  CHECK(ghosts_changed(ref) == 0);
+}
+
+/// The full matrix entry: awkward extents, then a single interior point, then a grid
+/// thinner than the shape's reach on every axis.
+template <class Policy, class T, class S>
+void cross_validate(double tol) {
+  constexpr int Rank = S::rank;
+  SUBCASE("awkward extents") { check_against_kokkos<Policy, T, S>(awkward_extents<Rank>(), 11, tol); }
+  SUBCASE("1-point interior") {
+    extents<Rank> one;
+    for (int d = 0; d < Rank; ++d) one[d] = 1;
+    check_against_kokkos<Policy, T, S>(one, 23, tol);
+  }
+  SUBCASE("tiny uneven interior") {
+    extents<Rank> tiny;
+    for (int d = 0; d < Rank; ++d) tiny[d] = 2 + d;
+    check_against_kokkos<Policy, T, S>(tiny, 37, tol);
+  }
+}
+
+}  // namespace tessera::test
+
+#define TESSERA_STR_(...) #__VA_ARGS__
+#define TESSERA_STR(...) TESSERA_STR_(__VA_ARGS__)
