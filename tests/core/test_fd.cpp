@@ -40,9 +40,9 @@ TEST_CASE("builders place weights on the star's points, scaled by h") {
   const auto lap = ts::fd::laplacian<3, 2>(1.0);
   CHECK(lap[0] == doctest::Approx(-6.0));
   for (int k = 1; k < 7; ++k) CHECK(lap[k] == doctest::Approx(1.0));
-  CHECK_THROWS_WITH_AS(ts::fd::second_derivative<2, 4>(2, 1.0), doctest::Contains("axis 2"),
+  CHECK_THROWS_WITH_AS((ts::fd::second_derivative<2, 4>(2, 1.0)), doctest::Contains("axis 2"),
                        ts::invalid_argument_error);
-  CHECK_THROWS_AS(ts::fd::laplacian<2, 2>(0.0), ts::invalid_argument_error);
+  CHECK_THROWS_AS((ts::fd::laplacian<2, 2>(0.0)), ts::invalid_argument_error);
   CHECK_THROWS_AS(ts::fd::central_weights(2, 3), ts::invalid_argument_error);
 }
 

@@ -46,14 +46,17 @@ TEST_CASE("box points: every offset in row-major order") {
   CHECK(ts::shape_traits<ts::box<3, 2>>::distinct);
 }
 
+namespace {
+struct anonymous_shape {
+  static constexpr int rank = 2;
+  static constexpr ts::offsets<2, 2> points{{{0, 0}, {0, 1}}};
+};
+}  // namespace
+
 TEST_CASE("shape names") {
   CHECK(ts::shape_name<ts::star<3, 1>>() == "star<3,1>");
   CHECK(ts::shape_name<ts::box<2, 2>>() == "box<2,2>");
   CHECK(ts::shape_name<ts::test::upwind3>() == "upwind3");
-  struct anonymous_shape {
-    static constexpr int rank = 2;
-    static constexpr ts::offsets<2, 2> points{{{0, 0}, {0, 1}}};
-  };
   CHECK(ts::shape_name<anonymous_shape>() == "custom<rank 2, 2 points>");
 }
 

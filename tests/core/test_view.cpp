@@ -29,7 +29,7 @@ TEST_CASE("layout: row-major strides, ghost origin and padding") {
 
 TEST_CASE("layout: negative extents or ghost widths are rejected with the values") {
   CHECK_THROWS_AS(ts::layout<2>(ts::extents{3, -1}, 1), ts::invalid_argument_error);
-  CHECK_THROWS_WITH_AS(ts::View<float, 2>("field", ts::extents{3, -1}, 1),
+  CHECK_THROWS_WITH_AS((ts::View<float, 2>("field", ts::extents{3, -1}, 1)),
                        doctest::Contains("'field'"), ts::invalid_argument_error);
   CHECK_THROWS_WITH_AS(ts::layout<1>(ts::extents{3}, -2), doctest::Contains("-2"),
                        ts::invalid_argument_error);

@@ -34,7 +34,10 @@ struct extents {
   /// "37x29x53": the form every error message uses.
   std::string to_string() const {
     std::string s;
-    for (int d = 0; d < Rank; ++d) s += (d ? "x" : "") + std::to_string(n[d]);
+    for (int d = 0; d < Rank; ++d) {
+      if (d) s += 'x';
+      s += std::to_string(n[d]);
+    }
     return s;
   }
 };
