@@ -10,6 +10,10 @@
 #include "tessera/host/parallel.hpp"
 #include "tessera/host/serial.hpp"
 #include "tessera/kokkos/mdrange.hpp"
+#if TESSERA_ENABLE_CUDA
+#include "tessera/cuda/cuda.hpp"
+#endif
 #include "tessera/algorithms/apply.hpp"
+#include "tessera/algorithms/automatic.hpp"
 #include "tessera/algorithms/compare.hpp"
 #include "tessera/algorithms/validate.hpp"

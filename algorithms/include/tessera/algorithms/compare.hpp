@@ -10,30 +10,15 @@
 #include <cstddef>
 #include <string>
 
+#include "tessera/core/comparison.hpp"
 #include "tessera/core/deep_copy.hpp"
 #include "tessera/core/errors.hpp"
 #include "tessera/core/view.hpp"
+#if TESSERA_ENABLE_CUDA
+#include "tessera/cuda/compare.hpp"
+#endif
 
 namespace tessera {
-
-struct comparison {
-  int rank = 0;
-  index_t points = 0;
-  double max_abs_error = 0;
-  double max_rel_error = 0;
-  double rel_l2_error = 0;
-  array<index_t, 3> worst_index{};
-  index_t nonfinite = 0;
-
-  /// No non-finite value and max_rel_error <= rel_tol.
-  bool passed(double rel_tol) const { return nonfinite == 0 && max_rel_error <= rel_tol; }
-
-  std::string worst_index_string() const {
-    std::string s = "(";
-    for (int d = 0; d < rank; ++d) s += (d ? ", " : "") + std::to_string(worst_index[d]);
-    return s + ")";
-  }
-};
 
 namespace detail {
 /// Accumulates the comparison one point at a time (shared by host and device paths).
@@ -101,8 +86,8 @@ comparison compare_host(const View<T, Rank, HostSpace>& a, const View<T, Rank, H
 }  // namespace detail
 
 /// Compares the interiors of a and b (b is the reference). Throws extent_mismatch_error
-/// naming both views when their interiors differ. Views in other spaces are copied to
-/// the host first.
+/// naming both views when their interiors differ. Two CUDA views are compared on the
+/// device; otherwise views not on the host are copied there first.
 template <class T, int Rank, class SA, class SB>
 comparison compare(const View<T, Rank, SA>& a, const View<T, Rank, SB>& b) {
   if (!a.is_allocated() || !b.is_allocated())
@@ -111,7 +96,13 @@ comparison compare(const View<T, Rank, SA>& a, const View<T, Rank, SB>& b) {
     throw extent_mismatch_error("tessera::compare: " + a.describe() + " and reference " +
                                 b.describe() +
                                 " have different interior extents; compare views of one grid");
-  return detail::compare_host(create_mirror_copy(a), create_mirror_copy(b));
+#if TESSERA_ENABLE_CUDA
+  // Two device views are compared on the device (Thrust); nothing is copied to the host.
+  if constexpr (!SA::host_accessible && !SB::host_accessible)
+    return cuda::compare_device(a, b);
+  else
+#endif
+    return detail::compare_host(create_mirror_copy(a), create_mirror_copy(b));
 }
 
 /// Default relative tolerance when comparing a policy's result with the reference:

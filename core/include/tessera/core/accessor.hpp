@@ -33,9 +33,9 @@ struct view_accessor {
   }
 
   /// Conversion to a read-only accessor.
-  TESSERA_HD operator view_accessor<const T, Rank>() const
-    requires(!std::is_const_v<T>)
-  {
+  template <class U = T>
+    requires(!std::is_const_v<U>)
+  TESSERA_HD operator view_accessor<const U, Rank>() const {
     return {origin, stride, n, ghost, label};
   }
 

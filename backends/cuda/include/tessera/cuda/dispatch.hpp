@@ -1,0 +1,51 @@
+#pragma once
+// The CUDA backend's entry for tessera::apply (found by argument-dependent lookup on the
+// policy): plan the launch for this device, refuse with the plan's reason if it cannot
+// run, otherwise launch on the given stream (default: the legacy default stream).
+// Launches are asynchronous; errors of the launch itself are checked at once.
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+#include "tessera/core/errors.hpp"
+#include "tessera/core/stencil.hpp"
+#include "tessera/core/view.hpp"
+#include "tessera/cuda/launch.hpp"
+#include "tessera/cuda/plan.hpp"
+#include "tessera/cuda/runtime.hpp"
+#include "tessera/cuda/sweep_params.hpp"
+
+namespace tessera::cuda {
+
+namespace detail {
+template <class P>
+inline constexpr bool is_kernel_policy = false;
+template <int A, int B, int C>
+inline constexpr bool is_kernel_policy<naive<A, B, C>> = true;
+template <int A, int B, int C>
+inline constexpr bool is_kernel_policy<tiled<A, B, C>> = true;
+template <int A, int B, int C>
+inline constexpr bool is_kernel_policy<coarsened<A, B, C>> = true;
+template <int A, int B, int C>
+inline constexpr bool is_kernel_policy<register_tiled<A, B, C>> = true;
+}  // namespace detail
+
+/// The plan `policy` would run for shape S and element type T on extents e, on the
+/// current device.
+template <class S, class T, class Policy>
+launch_plan plan_for(const Policy& policy, const extents<S::rank>& e) {
+  return make_plan<S, T>(policy, e, current_device_limits());
+}
+
+template <class Policy, class S, class T, int Rank, class Space>
+  requires detail::is_kernel_policy<Policy>
+void sweep(const Policy& policy, const stencil<S, T>& st, const View<T, Rank, Space>& in,
+           const View<T, Rank, Space>& out, cudaStream_t stream = nullptr) {
+  const launch_plan plan = plan_for<S, T>(policy, in.extents());
+  if (!plan.ok())
+    throw unsupported_error("tessera::apply(" + Policy::name() + ", " + shape_name<S>() + ") on " +
+                            in.describe() + ": " + plan.reason);
+  if constexpr (has_kernel_v<Policy, S>) launch<S, T>(policy, plan, make_sweep_params(st, in, out), stream);
+}
+
+}  // namespace tessera::cuda

@@ -1,0 +1,92 @@
+#pragma once
+// coarsened: thread coarsening with 2.5D slicing. A block of the xy input tile (2D: the
+// x input tile) marches Chunk output planes along z (2D: rows along y). The planes the
+// shape reaches along z — reach_lo .. reach_hi, 2r + 1 for a star — stay in shared memory
+// as a ring: each step loads one new plane and the oldest slot is reused, so every input
+// element is loaded from global memory once per block (plus the xy halo). With the
+// block limited to 2D, the tile can be 32 x 32 where the 3D tiled kernel had 8 x 8 x 8.
+// 1D coarsening (each thread computes Chunk outputs of a shared segment) is in tiled.cuh.
+#include "tessera/cuda/kernels/tiled.cuh"
+
+namespace tessera::cuda {
+namespace kernels {
+
+/// The marching geometry shared with register_tiled: M is the marched virtual axis
+/// (0 = z for 3D grids, 1 = y for 2D), HasY whether the plane has a y extent.
+template <class S>
+struct marching {
+  using vs = detail::vshape<S>;
+  static constexpr int M = 3 - S::rank;
+  static constexpr bool has_y = S::rank == 3;
+  static constexpr int planes = vs::width(M) + 1;
+  static constexpr int dm(int k) { return vs::off(k, M); }
+  static constexpr int dy(int k) { return has_y ? vs::off(k, 1) : 0; }
+  static constexpr int dx(int k) { return vs::off(k, 2); }
+};
+
+template <class S, class T, int BX, int BY, int Chunk>
+__global__ void __launch_bounds__(BX * BY) coarsened_sweep(const params_for<S, T> p) {
+  using vs = detail::vshape<S>;
+  using mg = marching<S>;
+  constexpr int M = mg::M, P = mg::planes;
+  constexpr int OX = BX - vs::width(2), OY = mg::has_y ? BY - vs::width(1) : 1;
+  extern __shared__ unsigned char tessera_shared[];
+  T* ring = reinterpret_cast<T*>(tessera_shared);  // [P][BY][BX]
+  const int tx = threadIdx.x, ty = mg::has_y ? threadIdx.y : 0;
+  const index_t gx = static_cast<index_t>(blockIdx.x) * OX + vs::lo(2) + tx;
+  const index_t gy = mg::has_y ? static_cast<index_t>(blockIdx.y) * OY + vs::lo(1) + ty : 0;
+  const index_t m0 = static_cast<index_t>(mg::has_y ? blockIdx.z : blockIdx.y) * Chunk;
+  const index_t m_end = min(m0 + Chunk, p.n[M]);
+  const bool plane_ok = gx < p.n[2] + vs::hi(2) && (!mg::has_y || gy < p.n[1] + vs::hi(1));
+  const index_t in_plane = (mg::has_y ? gy * p.in_stride[1] : 0) + gx;
+  const index_t out_plane = (mg::has_y ? gy * p.out_stride[1] : 0) + gx;
+  const index_t ms_in = p.in_stride[M], ms_out = p.out_stride[M];
+  const int me = ty * BX + tx;
+  const bool computes = tx + vs::lo(2) >= 0 && tx + vs::lo(2) < OX && gx < p.n[2] &&
+                        (!mg::has_y || (ty + vs::lo(1) >= 0 && ty + vs::lo(1) < OY && gy < p.n[1]));
+
+  // Prime the ring with planes m0 + lo .. m0 + hi - 1; slot q holds plane m0 + lo + q (mod P).
+#pragma unroll
+  for (int q = 0; q < P - 1; ++q)
+    ring[q * BX * BY + me] = plane_ok ? p.in[(m0 + vs::lo(M) + q) * ms_in + in_plane] : T(0);
+
+  for (index_t m = m0; m < m_end; ++m) {
+    const int i = static_cast<int>(m - m0);
+    ring[((i + P - 1) % P) * BX * BY + me] = plane_ok ? p.in[(m + vs::hi(M)) * ms_in + in_plane] : T(0);
+    __syncthreads();
+    if (computes) {
+      T acc = 0;
+      tessera::detail::static_for<vs::size>([&](auto k) {
+        constexpr int K = decltype(k)::value;
+        const int slot = (i + mg::dm(K) - vs::lo(M)) % P;
+        acc += p.c[K] * ring[slot * BX * BY + (ty + mg::dy(K)) * BX + tx + mg::dx(K)];
+      });
+      p.out[m * ms_out + out_plane] = acc;
+    }
+    __syncthreads();  // the next step overwrites the oldest slot
+  }
+}
+
+}  // namespace kernels
+
+template <class S, class T, int TX, int TY, int C>
+void launch(const coarsened<TX, TY, C>&, const launch_plan& plan, const params_for<S, T>& p,
+            cudaStream_t stream) {
+  using cfg = tile_config<coarsened<TX, TY, C>, S::rank>;
+  const dim3 block(cfg::bx, cfg::by, 1), grid = detail::grid_of(plan);
+  const std::string name = coarsened<TX, TY, C>::name();
+  const void* k;
+  if constexpr (S::rank == 1) {
+    k = reinterpret_cast<const void*>(&kernels::segment_sweep_1d<S, T, cfg::bx, cfg::chunk>);
+    if (plan.needs_shared_opt_in) detail::allow_shared_bytes(k, plan.shared_bytes, name);
+    kernels::segment_sweep_1d<S, T, cfg::bx, cfg::chunk><<<grid, block, plan.shared_bytes, stream>>>(p);
+    detail::finish_launch("segment_sweep_1d", name, shape_name<S>(), plan, block, grid);
+  } else {
+    k = reinterpret_cast<const void*>(&kernels::coarsened_sweep<S, T, cfg::bx, cfg::by, cfg::chunk>);
+    if (plan.needs_shared_opt_in) detail::allow_shared_bytes(k, plan.shared_bytes, name);
+    kernels::coarsened_sweep<S, T, cfg::bx, cfg::by, cfg::chunk><<<grid, block, plan.shared_bytes, stream>>>(p);
+    detail::finish_launch("coarsened_sweep", name, shape_name<S>(), plan, block, grid);
+  }
+}
+
+}  // namespace tessera::cuda

@@ -1,0 +1,74 @@
+#pragma once
+// register_tiled: as coarsened, but only the current plane is in shared memory (where
+// the in-plane neighbours are read); the z-neighbours (2D: y-neighbours) of each thread's
+// column live in its registers — reach_hi - reach_lo + 1 values, shifted one step per
+// plane. Shared memory drops from (2r + 1) planes to one, so larger tiles and more
+// blocks fit. Serves shapes whose off-plane points all lie on the marching axis.
+#include "tessera/cuda/kernels/coarsened.cuh"
+
+namespace tessera::cuda {
+namespace kernels {
+
+template <class S, class T, int BX, int BY, int Chunk>
+__global__ void __launch_bounds__(BX * BY) register_tiled_sweep(const params_for<S, T> p) {
+  static_assert(shape_traits<S>::slow_axis_neighbours_on_axis && S::rank >= 2,
+                "register_tiled_sweep: the shape's off-plane points must lie on the marching axis");
+  using vs = detail::vshape<S>;
+  using mg = marching<S>;
+  constexpr int M = mg::M, P = mg::planes;
+  constexpr int OX = BX - vs::width(2), OY = mg::has_y ? BY - vs::width(1) : 1;
+  __shared__ T plane[BY][BX];
+  const int tx = threadIdx.x, ty = mg::has_y ? threadIdx.y : 0;
+  const index_t gx = static_cast<index_t>(blockIdx.x) * OX + vs::lo(2) + tx;
+  const index_t gy = mg::has_y ? static_cast<index_t>(blockIdx.y) * OY + vs::lo(1) + ty : 0;
+  const index_t m0 = static_cast<index_t>(mg::has_y ? blockIdx.z : blockIdx.y) * Chunk;
+  const index_t m_end = min(m0 + Chunk, p.n[M]);
+  const bool plane_ok = gx < p.n[2] + vs::hi(2) && (!mg::has_y || gy < p.n[1] + vs::hi(1));
+  const index_t in_plane = (mg::has_y ? gy * p.in_stride[1] : 0) + gx;
+  const index_t out_plane = (mg::has_y ? gy * p.out_stride[1] : 0) + gx;
+  const index_t ms_in = p.in_stride[M], ms_out = p.out_stride[M];
+  const bool computes = tx + vs::lo(2) >= 0 && tx + vs::lo(2) < OX && gx < p.n[2] &&
+                        (!mg::has_y || (ty + vs::lo(1) >= 0 && ty + vs::lo(1) < OY && gy < p.n[1]));
+
+  // column[j] holds plane m + lo + j of this thread's (y, x); column[-lo] is the centre.
+  T column[P];
+#pragma unroll
+  for (int q = 0; q < P - 1; ++q)
+    column[q] = plane_ok ? p.in[(m0 + vs::lo(M) + q) * ms_in + in_plane] : T(0);
+
+  for (index_t m = m0; m < m_end; ++m) {
+    column[P - 1] = plane_ok ? p.in[(m + vs::hi(M)) * ms_in + in_plane] : T(0);
+    plane[ty][tx] = column[-vs::lo(M)];
+    __syncthreads();
+    if (computes) {
+      T acc = 0;
+      tessera::detail::static_for<vs::size>([&](auto k) {
+        constexpr int K = decltype(k)::value;
+        if constexpr (mg::dm(K) == 0)
+          acc += p.c[K] * plane[ty + mg::dy(K)][tx + mg::dx(K)];
+        else
+          acc += p.c[K] * column[mg::dm(K) - vs::lo(M)];
+      });
+      p.out[m * ms_out + out_plane] = acc;
+    }
+    __syncthreads();  // the next step overwrites the plane
+#pragma unroll
+    for (int q = 0; q < P - 1; ++q) column[q] = column[q + 1];
+  }
+}
+
+}  // namespace kernels
+
+template <class S, class T, int TX, int TY, int C>
+void launch(const register_tiled<TX, TY, C>&, const launch_plan& plan, const params_for<S, T>& p,
+            cudaStream_t stream) {
+  static_assert(has_kernel_v<register_tiled<TX, TY, C>, S>,
+                "tessera::cuda::register_tiled has no kernel for this shape (see its plan's reason)");
+  using cfg = tile_config<register_tiled<TX, TY, C>, S::rank>;
+  const dim3 block(cfg::bx, cfg::by, 1), grid = detail::grid_of(plan);
+  kernels::register_tiled_sweep<S, T, cfg::bx, cfg::by, cfg::chunk><<<grid, block, 0, stream>>>(p);
+  detail::finish_launch("register_tiled_sweep", register_tiled<TX, TY, C>::name(), shape_name<S>(),
+                        plan, block, grid);
+}
+
+}  // namespace tessera::cuda

@@ -1,0 +1,247 @@
+#pragma once
+// Lowering: (policy, shape, element type, extents, device limits) -> a launch plan, or a
+// reason written for a human why the policy cannot serve this case. Plain host code:
+// unit-tested on machines without a GPU; kernels only execute a plan.
+#include <cstddef>
+#include <string>
+
+#include "tessera/core/extents.hpp"
+#include "tessera/core/shape.hpp"
+#include "tessera/cuda/device_limits.hpp"
+#include "tessera/cuda/tile_config.hpp"
+
+namespace tessera::cuda {
+
+/// How a sweep is launched. Axes here are the kernels' virtual (x, y, z) = CUDA's dim3
+/// order; tiles are counted in outputs. An empty reason means the plan can run.
+struct launch_plan {
+  std::string strategy;
+  int block[3] = {1, 1, 1};          // threads (x, y, z)
+  long long grid[3] = {1, 1, 1};     // blocks (x, y, z)
+  std::size_t shared_bytes = 0;      // dynamic shared memory per block
+  bool needs_shared_opt_in = false;  // shared_bytes above the default 48 KiB
+  int out_tile[3] = {1, 1, 1};       // outputs per block along (x, y, z)
+  int chunk = 1;                     // outputs per thread along the marching axis
+  std::string reason;
+
+  bool ok() const { return reason.empty(); }
+  int threads() const { return block[0] * block[1] * block[2]; }
+  std::string describe() const {
+    auto v3 = [](auto a) {
+      return std::to_string(a[0]) + "x" + std::to_string(a[1]) + "x" + std::to_string(a[2]);
+    };
+    return strategy + ": block " + v3(block) + ", grid " + v3(grid) + ", outputs/block " +
+           v3(out_tile) + ", shared " + std::to_string(shared_bytes) + " B";
+  }
+};
+
+namespace detail {
+
+/// The shape's reach on virtual axis v (0 = z, 1 = y, 2 = x); absent axes reach 0.
+template <class S>
+struct virtual_reach {
+  static constexpr int rank = S::rank;
+  static constexpr int axis(int v) { return v - (3 - rank); }
+  static constexpr int lo(int v) { return axis(v) < 0 ? 0 : shape_traits<S>::reach_lo[axis(v)]; }
+  static constexpr int hi(int v) { return axis(v) < 0 ? 0 : shape_traits<S>::reach_hi[axis(v)]; }
+  static constexpr int width(int v) { return hi(v) - lo(v); }  // halo cells on axis v
+};
+
+/// Extent along virtual axis v (1 for axes the rank lacks).
+template <int Rank>
+long long virtual_extent(const extents<Rank>& e, int v) {
+  const int d = v - (3 - Rank);
+  return d < 0 ? 1 : static_cast<long long>(e[d]);
+}
+
+inline long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+inline std::string kib(std::size_t b) {
+  std::string s = std::to_string(b / 1024);
+  if (b % 1024) {
+    s += '.';
+    s += std::to_string(b % 1024 * 10 / 1024);
+  }
+  s += " KiB";
+  return s;
+}
+
+/// Checks shared by every strategy: block and grid limits, shared memory.
+inline void check_limits(launch_plan& p, const device_limits& lim) {
+  if (!p.ok()) return;
+  const char* ax = "xyz";
+  if (p.threads() > lim.max_threads_per_block) {
+    p.reason = "block " + std::to_string(p.block[0]) + "x" + std::to_string(p.block[1]) + "x" +
+               std::to_string(p.block[2]) + " has " + std::to_string(p.threads()) +
+               " threads; the device allows " + std::to_string(lim.max_threads_per_block) +
+               " per block; choose smaller tile parameters";
+    return;
+  }
+  for (int a = 0; a < 3; ++a) {
+    if (p.block[a] > lim.max_block_dim[a]) {
+      p.reason = std::string("block dimension ") + ax[a] + " = " + std::to_string(p.block[a]) +
+                 " exceeds the device limit " + std::to_string(lim.max_block_dim[a]);
+      return;
+    }
+    if (p.grid[a] > lim.max_grid_dim[a]) {
+      p.reason = std::string("grid dimension ") + ax[a] + " = " + std::to_string(p.grid[a]) +
+                 " exceeds the device limit " + std::to_string(lim.max_grid_dim[a]) +
+                 "; use larger tiles (or a larger chunk) along that axis";
+      return;
+    }
+  }
+  if (p.shared_bytes > lim.shared_per_block_optin) {
+    p.reason = "needs " + kib(p.shared_bytes) + " of shared memory per block; " + lim.name +
+               " allows at most " + kib(lim.shared_per_block_optin) +
+               " (opt-in); use a smaller tile, or float instead of double";
+    return;
+  }
+  p.needs_shared_opt_in = p.shared_bytes > lim.shared_per_block;
+}
+
+}  // namespace detail
+
+// --- one planner per strategy (overloads on the policy type) -----------------------------
+
+template <class S, class T, int BX, int BY, int BZ>
+launch_plan make_plan(const naive<BX, BY, BZ>&, const extents<S::rank>& e, const device_limits& lim) {
+  using cfg = tile_config<naive<BX, BY, BZ>, S::rank>;
+  launch_plan p;
+  p.strategy = "naive";
+  p.block[0] = cfg::bx, p.block[1] = cfg::by, p.block[2] = cfg::bz;
+  for (int a = 0; a < 3; ++a) {
+    p.out_tile[a] = p.block[a];
+    p.grid[a] = detail::ceil_div(detail::virtual_extent(e, 2 - a), p.out_tile[a]);
+  }
+  detail::check_limits(p, lim);
+  return p;
+}
+
+template <class S, class T, int TX, int TY, int TZ>
+launch_plan make_plan(const tiled<TX, TY, TZ>&, const extents<S::rank>& e, const device_limits& lim) {
+  using cfg = tile_config<tiled<TX, TY, TZ>, S::rank>;
+  using r = detail::virtual_reach<S>;
+  launch_plan p;
+  p.strategy = "tiled";
+  p.block[0] = cfg::bx, p.block[1] = cfg::by, p.block[2] = cfg::bz;
+  if constexpr (S::rank == 1) {
+    // The notes' 1D layout: the block computes its whole tile; the halo cells are
+    // appended in dynamic shared memory (size fixed at launch).
+    p.out_tile[0] = cfg::bx;
+    p.shared_bytes = static_cast<std::size_t>(cfg::bx + r::width(2)) * sizeof(T);
+  } else {
+    // Textbook 2D/3D: the block is the input tile; the inner threads compute.
+    std::size_t cells = 1;
+    for (int a = 0; a < 3; ++a) {
+      p.out_tile[a] = p.block[a] - r::width(2 - a);
+      cells *= static_cast<std::size_t>(p.block[a]);
+      if (p.out_tile[a] < 1) {
+        p.reason = "input tile " + std::to_string(cfg::bx) + "x" + std::to_string(cfg::by) +
+                   (S::rank == 3 ? "x" + std::to_string(cfg::bz) : std::string()) +
+                   " leaves no outputs along " + "xyz"[a] + ": the shape " + shape_name<S>() +
+                   " needs " + std::to_string(r::width(2 - a)) +
+                   " halo cells there; use a larger tile";
+        return p;
+      }
+    }
+    p.shared_bytes = cells * sizeof(T);
+  }
+  for (int a = 0; a < 3; ++a)
+    p.grid[a] = detail::ceil_div(detail::virtual_extent(e, 2 - a), p.out_tile[a]);
+  detail::check_limits(p, lim);
+  return p;
+}
+
+namespace detail {
+/// Shared by coarsened and register_tiled: the xy (2D: x) input tile marching along the
+/// slowest axis, `planes` z-planes (2D: rows) of the tile held in shared memory.
+template <class S, class T, class cfg>
+launch_plan plan_marching(const char* strategy, const extents<S::rank>& e, int planes,
+                          const device_limits& lim) {
+  using r = virtual_reach<S>;
+  launch_plan p;
+  p.strategy = strategy;
+  p.block[0] = cfg::bx, p.block[1] = cfg::by, p.block[2] = 1;
+  p.chunk = cfg::chunk;
+  // x and (3D) y: the block is the input tile; z (3D) or y (2D): marched.
+  const int march = 3 - S::rank;  // virtual axis marched along: z (3D) or y (2D)
+  for (int a = 0; a < 2; ++a) {
+    const int v = 2 - a;
+    if (v <= march) continue;
+    p.out_tile[a] = p.block[a] - r::width(v);
+    if (p.out_tile[a] < 1) {
+      p.reason = std::string("input tile ") + std::to_string(cfg::bx) +
+                 (S::rank == 3 ? "x" + std::to_string(cfg::by) : std::string()) +
+                 " leaves no outputs along " + "xyz"[a] + ": the shape " + shape_name<S>() +
+                 " needs " + std::to_string(r::width(v)) + " halo cells there; use a larger tile";
+      return p;
+    }
+  }
+  const int march_dim = 2 - march;  // dim3 component of the marching axis
+  p.out_tile[march_dim] = cfg::chunk;
+  p.shared_bytes = static_cast<std::size_t>(planes) * cfg::bx * cfg::by * sizeof(T);
+  for (int a = 0; a < 3; ++a)
+    p.grid[a] = ceil_div(virtual_extent(e, 2 - a), p.out_tile[a]);
+  check_limits(p, lim);
+  return p;
+}
+}  // namespace detail
+
+template <class S, class T, int TX, int TY, int C>
+launch_plan make_plan(const coarsened<TX, TY, C>&, const extents<S::rank>& e, const device_limits& lim) {
+  using cfg = tile_config<coarsened<TX, TY, C>, S::rank>;
+  using r = detail::virtual_reach<S>;
+  if constexpr (S::rank == 1) {
+    // 1D coarsening: each thread computes `chunk` outputs of a bx*chunk tile whose halo
+    // is appended in shared memory.
+    launch_plan p;
+    p.strategy = "coarsened";
+    p.block[0] = cfg::bx;
+    p.chunk = cfg::chunk;
+    p.out_tile[0] = cfg::bx * cfg::chunk;
+    p.shared_bytes = static_cast<std::size_t>(p.out_tile[0] + r::width(2)) * sizeof(T);
+    p.grid[0] = detail::ceil_div(e[0], p.out_tile[0]);
+    detail::check_limits(p, lim);
+    return p;
+  } else {
+    const int planes = r::width(3 - S::rank) + 1;  // z-reach (2D: y-reach) + the centre
+    return detail::plan_marching<S, T, cfg>("coarsened", e, planes, lim);
+  }
+}
+
+template <class S, class T, int TX, int TY, int C>
+launch_plan make_plan(const register_tiled<TX, TY, C>&, const extents<S::rank>& e,
+                      const device_limits& lim) {
+  using cfg = tile_config<register_tiled<TX, TY, C>, S::rank>;
+  if constexpr (S::rank == 1) {
+    launch_plan p;
+    p.strategy = "register_tiled";
+    p.reason = "register tiling marches along the slowest axis of a 2D or 3D grid and keeps its "
+               "neighbours in registers; a 1D grid has no such axis: use cuda::tiled or "
+               "cuda::coarsened";
+    return p;
+  } else if constexpr (!shape_traits<S>::slow_axis_neighbours_on_axis) {
+    launch_plan p;
+    p.strategy = "register_tiled";
+    p.reason = "register tiling keeps only the " + std::string(S::rank == 3 ? "z" : "y") +
+               "-neighbours on the marching axis in registers (offsets (d, 0" +
+               (S::rank == 3 ? ", 0" : "") + ")), but " + shape_name<S>() +
+               " has points off both that axis and the centre plane (a box or skewed shape "
+               "needs whole neighbour planes): use cuda::coarsened, which keeps those planes "
+               "in shared memory";
+    return p;
+  } else {
+    return detail::plan_marching<S, T, cfg>("register_tiled", e, 1, lim);
+  }
+}
+
+/// True when `policy` can run shape S on extents e on a device with limits lim.
+template <class S, class T, class Policy>
+bool can_implement(const Policy& policy, const extents<S::rank>& e, const device_limits& lim,
+                   std::string* reason = nullptr) {
+  const auto p = make_plan<S, T>(policy, e, lim);
+  if (reason) *reason = p.reason;
+  return p.ok();
+}
+
+}  // namespace tessera::cuda

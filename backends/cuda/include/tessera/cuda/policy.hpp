@@ -1,0 +1,79 @@
+#pragma once
+// The CUDA execution policies: the textbook progression of GPU stencils, each a small
+// value type whose tile parameters are template arguments. A parameter left at 0 takes
+// the documented default for the grid's rank (see tile_defaults.hpp). All of them
+// reach CudaSpace views only.
+//
+//   naive<BX, BY, BZ>          one thread per output point, every read from global memory
+//   tiled<TX, TY, TZ>          one block per input tile (halo included) staged in shared
+//                              memory; only the inner threads compute
+//   coarsened<TX, TY, Chunk>   2.5D: a block of the xy input tile marches Chunk planes
+//                              along z, keeping the shape's z-reach of planes in shared memory
+//   register_tiled<TX, TY, Chunk>
+//                              as coarsened, but only the current plane is in shared memory;
+//                              the z-neighbours live in each thread's registers
+//   automatic                  picks one of the above (heuristic in automatic.hpp)
+#include <string>
+
+#include "tessera/core/memory_space.hpp"
+#include "tessera/core/policy.hpp"
+
+namespace tessera::cuda {
+
+namespace detail {
+template <class Space>
+inline constexpr bool is_device_space = !Space::host_accessible;
+}
+
+/// One thread per output point; block BX x BY x BZ threads (x fastest). 2D grids use a
+/// BX x (BY*BZ) block, 1D grids BX*BY*BZ threads. Default (0): 32 x 8 x 1, all ranks.
+template <int BX = 0, int BY = 0, int BZ = 0>
+struct naive {
+  static std::string name() { return "cuda:naive"; }
+  template <class Space>
+  static constexpr bool reaches = detail::is_device_space<Space>;
+};
+
+/// One block per input tile TX x TY x TZ (halo included), loaded into shared memory;
+/// the inner (T - reach) threads per axis compute. Defaults (0): 8 x 8 x 8 in 3D (the
+/// notes' IN_TILE_DIM: 8^3 = 512 threads, the block limit allows no 16^3), 32 x 32 in
+/// 2D, 1024 in 1D, where the block computes its whole tile and the halo cells are
+/// appended in dynamic shared memory (the notes' 1D derivative).
+template <int TX = 0, int TY = 0, int TZ = 0>
+struct tiled {
+  static std::string name() { return "cuda:tiled"; }
+  template <class Space>
+  static constexpr bool reaches = detail::is_device_space<Space>;
+};
+
+/// Thread coarsening with 2.5D slicing. 3D: a TX x TY block (the xy input tile) marches
+/// Chunk output planes along z, keeping the (reach_lo..reach_hi) z-planes in shared
+/// memory and rotating them. 2D: a TX block marches Chunk rows along y. 1D: each thread
+/// computes Chunk outputs of a TX*Chunk tile. Defaults (0): 32 x 32, Chunk 32 (3D);
+/// 256, Chunk 32 (2D); 256, Chunk 8 (1D).
+template <int TX = 0, int TY = 0, int Chunk = 0>
+struct coarsened {
+  static std::string name() { return "cuda:coarsened"; }
+  template <class Space>
+  static constexpr bool reaches = detail::is_device_space<Space>;
+};
+
+/// Register tiling: as coarsened, but only the current z-plane (2D: row) is in shared
+/// memory; each thread keeps its own column of z-neighbours in registers. Serves shapes
+/// whose off-plane points all lie on the z axis (stars, not boxes); rank >= 2.
+/// Defaults as coarsened.
+template <int TX = 0, int TY = 0, int Chunk = 0>
+struct register_tiled {
+  static std::string name() { return "cuda:register-tiled"; }
+  template <class Space>
+  static constexpr bool reaches = detail::is_device_space<Space>;
+};
+
+/// Chooses a strategy and tile per shape and extents (automatic.hpp documents how).
+struct automatic {
+  static std::string name() { return "cuda:automatic"; }
+  template <class Space>
+  static constexpr bool reaches = detail::is_device_space<Space>;
+};
+
+}  // namespace tessera::cuda

@@ -1,0 +1,44 @@
+#pragma once
+// The CUDA runtime as tessera sees it: device presence, limits (queried once per device),
+// and the record of the last launch (what block and grid a kernel really ran with).
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+#include "tessera/cuda/device_limits.hpp"
+#include "tessera/cuda/plan.hpp"
+
+namespace tessera::cuda {
+
+/// Number of CUDA devices; 0 when there is none or no usable driver (never throws).
+int device_count();
+
+/// "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.2 GiB)".
+std::string device_description(int device);
+
+/// Limits of the current device, cached per device. Throws backend_error when no device.
+const device_limits& current_device_limits();
+
+/// cudaDeviceSynchronize, checked.
+void synchronize();
+
+/// What the most recent tessera launch on this host thread used.
+struct launch_record {
+  std::string policy;
+  std::string shape;
+  launch_plan plan;
+  int block[3] = {0, 0, 0};        // the dim3 passed to the launch
+  long long grid[3] = {0, 0, 0};
+};
+const launch_record& last_launch();
+
+namespace detail {
+void record_launch(const launch_record& r);
+/// Throws backend_error "launching <what> failed: <cuda error> [<policy>]" if the launch
+/// (or an earlier asynchronous error) failed.
+void check_launch(const std::string& what, const std::string& policy);
+/// Raises the kernel's dynamic shared memory limit when the plan needs more than 48 KiB.
+void allow_shared_bytes(const void* kernel, std::size_t bytes, const std::string& policy);
+}  // namespace detail
+
+}  // namespace tessera::cuda

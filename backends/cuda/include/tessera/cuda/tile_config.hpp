@@ -1,0 +1,56 @@
+#pragma once
+// Resolves a CUDA policy's template arguments (0 = default) into the concrete block and
+// chunk sizes for a grid of a given rank, as compile-time constants the kernels use.
+//
+// Kernels see every grid as 3D with "virtual axes" (z, y, x) = (0, 1, 2): a rank-R grid
+// occupies the last R of them and the missing slow axes have extent 1 and offset 0. So
+// block (bx, by, bz) is (x, y, z) threads as in CUDA's dim3.
+#include "tessera/cuda/policy.hpp"
+
+namespace tessera::cuda {
+
+template <class Policy, int Rank>
+struct tile_config {
+  static_assert(sizeof(Policy) == 0, "tessera::cuda::tile_config: not a CUDA tile policy");
+};
+
+namespace detail {
+constexpr int or_default(int v, int d) { return v > 0 ? v : d; }
+}  // namespace detail
+
+template <int BX, int BY, int BZ, int Rank>
+struct tile_config<naive<BX, BY, BZ>, Rank> {
+  static constexpr int x = detail::or_default(BX, 32), y = detail::or_default(BY, 8),
+                       z = detail::or_default(BZ, 1);
+  // Fold unused slow axes into the ones the rank has, so the thread count stays.
+  static constexpr int bx = Rank == 1 ? x * y * z : x;
+  static constexpr int by = Rank == 1 ? 1 : Rank == 2 ? y * z : y;
+  static constexpr int bz = Rank == 3 ? z : 1;
+  static constexpr int chunk = 1;
+};
+
+template <int TX, int TY, int TZ, int Rank>
+struct tile_config<tiled<TX, TY, TZ>, Rank> {
+  static constexpr int bx = detail::or_default(TX, Rank == 1 ? 1024 : Rank == 2 ? 32 : 8);
+  static constexpr int by = Rank == 1 ? 1 : detail::or_default(TY, Rank == 2 ? 32 : 8);
+  static constexpr int bz = Rank == 3 ? detail::or_default(TZ, 8) : 1;
+  static constexpr int chunk = 1;
+};
+
+template <int TX, int TY, int Chunk, int Rank>
+struct tile_config<coarsened<TX, TY, Chunk>, Rank> {
+  static constexpr int bx = detail::or_default(TX, Rank == 3 ? 32 : 256);
+  static constexpr int by = Rank == 3 ? detail::or_default(TY, 32) : 1;
+  static constexpr int bz = 1;
+  static constexpr int chunk = detail::or_default(Chunk, Rank == 1 ? 8 : 32);
+};
+
+template <int TX, int TY, int Chunk, int Rank>
+struct tile_config<register_tiled<TX, TY, Chunk>, Rank> {
+  static constexpr int bx = detail::or_default(TX, Rank == 3 ? 32 : 256);
+  static constexpr int by = Rank == 3 ? detail::or_default(TY, 32) : 1;
+  static constexpr int bz = 1;
+  static constexpr int chunk = detail::or_default(Chunk, 32);
+};
+
+}  // namespace tessera::cuda

@@ -1,0 +1,86 @@
+// Device queries, launch checks and the per-thread launch record.
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "tessera/core/cuda_check.hpp"
+#include "tessera/cuda/runtime.hpp"
+
+namespace tessera::cuda {
+
+int device_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();  // no driver / no device: clear the error, report none
+    return 0;
+  }
+  return n;
+}
+
+std::string device_description(int device) {
+  cudaDeviceProp p{};
+  TESSERA_CUDA_CHECK(cudaGetDeviceProperties(&p, device), "device " + std::to_string(device));
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%s (sm_%d%d, %d SMs, %.1f GiB)", p.name, p.major, p.minor,
+                p.multiProcessorCount, static_cast<double>(p.totalGlobalMem) / (1 << 30));
+  return buf;
+}
+
+const device_limits& current_device_limits() {
+  static std::mutex mu;
+  static std::vector<std::unique_ptr<device_limits>> cache;
+  int dev = 0;
+  if (device_count() == 0)
+    throw backend_error("tessera: a CUDA policy was used but no CUDA device is available "
+                        "(cudaGetDeviceCount found none); use host views with a host:: policy "
+                        "or tessera::automatic");
+  TESSERA_CUDA_CHECK(cudaGetDevice(&dev), "querying the current device");
+  std::lock_guard<std::mutex> lock(mu);
+  if (cache.size() <= static_cast<std::size_t>(dev)) cache.resize(dev + 1);
+  if (!cache[dev]) {
+    cudaDeviceProp p{};
+    TESSERA_CUDA_CHECK(cudaGetDeviceProperties(&p, dev), "device " + std::to_string(dev));
+    auto l = std::make_unique<device_limits>();
+    l->name = p.name;
+    l->max_threads_per_block = p.maxThreadsPerBlock;
+    for (int a = 0; a < 3; ++a) {
+      l->max_block_dim[a] = p.maxThreadsDim[a];
+      l->max_grid_dim[a] = p.maxGridSize[a];
+    }
+    l->shared_per_block = p.sharedMemPerBlock;
+    l->shared_per_block_optin = p.sharedMemPerBlockOptin;
+    l->multiprocessors = p.multiProcessorCount;
+    cache[dev] = std::move(l);
+  }
+  return *cache[dev];
+}
+
+void synchronize() { TESSERA_CUDA_CHECK(cudaDeviceSynchronize(), "tessera::cuda::synchronize"); }
+
+namespace {
+thread_local launch_record last;
+}
+
+const launch_record& last_launch() { return last; }
+
+namespace detail {
+
+void record_launch(const launch_record& r) { last = r; }
+
+void check_launch(const std::string& what, const std::string& policy) {
+  const cudaError_t st = cudaGetLastError();
+  if (st != cudaSuccess)
+    throw backend_error("tessera: launching " + what + " failed: " + cudaGetErrorName(st) + " (" +
+                        cudaGetErrorString(st) + ") [policy " + policy + "]");
+}
+
+void allow_shared_bytes(const void* kernel, std::size_t bytes, const std::string& policy) {
+  TESSERA_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(bytes)),
+                     "opting in to " + std::to_string(bytes) + " B of shared memory, policy " + policy);
+}
+
+}  // namespace detail
+}  // namespace tessera::cuda

@@ -1,0 +1,191 @@
+// CUDA backend semantics: the block shape a kernel really ran with, streams, bad input,
+// device-side comparison, the portable tessera::automatic, and error messages.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "../support/cuda_support.hpp"
+#include "../support/test_support.hpp"
+#include "tile_choices.hpp"
+
+namespace ts = tessera;
+namespace cu = tessera::cuda;
+using namespace ts::test;
+
+namespace {
+
+template <class T, int Rank>
+ts::View<T, Rank, ts::CudaSpace> to_device(const ts::View<T, Rank>& h, const std::string& label) {
+  ts::View<T, Rank, ts::CudaSpace> d(label, h.layout());
+  ts::deep_copy(d, h);
+  return d;
+}
+
+/// Runs policy on random data; checks it against host::serial; returns the launch record.
+template <class Policy, class S, class T>
+cu::launch_record run_and_check(const ts::extents<S::rank>& e) {
+  ts::View<T, S::rank> in_h("in", e, ts::shape_traits<S>::radius), out_h("out", in_h.layout()),
+      ref("ref", in_h.layout());
+  fill_random(in_h, 7);
+  poison(out_h);
+  const auto st = random_stencil<S, T>(8);
+  auto in = to_device(in_h, "in_d");
+  auto out = to_device(out_h, "out_d");
+  ts::apply(Policy{}, st, in, out);
+  const auto rec = cu::last_launch();
+  ts::deep_copy(out_h, out);
+  ts::apply(ts::host::serial{}, st, in_h, ref);
+  const auto c = ts::compare(out_h, ref);
+  CHECK(c.nonfinite == 0);
+  CHECK(c.max_rel_error <= agreement_tolerance<T>());
+  CHECK(ghosts_changed(out_h) == 0);
+  return rec;
+}
+
+}  // namespace
+
+TEST_CASE("launch record: the block each kernel ran with matches its policy") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  const ts::extents<3> e3{37, 29, 53};
+  auto r = run_and_check<naive_16x4x2, ts::star<3, 1>, float>(e3);
+  CHECK(r.block[0] == 16);
+  CHECK(r.block[1] == 4);
+  CHECK(r.block[2] == 2);
+  CHECK(r.policy == "cuda:naive");
+  CHECK(r.grid[0] == 4);  // ceil(53 / 16)
+  r = run_and_check<naive_16x4x2, ts::star<2, 1>, float>(ts::extents<2>{37, 53});
+  CHECK(r.block[0] == 16);
+  CHECK(r.block[1] == 8);  // 2D folds z into y
+  r = run_and_check<tiled_16x16, ts::star<2, 2>, float>(ts::extents<2>{37, 53});
+  CHECK(r.block[0] == 16);
+  CHECK(r.block[1] == 16);
+  CHECK(r.plan.out_tile[0] == 12);
+  r = run_and_check<tiled_16x16, ts::star<3, 1>, double>(e3);
+  CHECK(r.block[2] == 4);
+  r = run_and_check<tiled_128, ts::star<1, 1>, float>(ts::extents<1>{1001});
+  CHECK(r.block[0] == 128);
+  CHECK(r.plan.shared_bytes == (128 + 2) * sizeof(float));
+  r = run_and_check<coarsened_64x8x4, ts::star<3, 2>, float>(e3);
+  CHECK(r.block[0] == 64);
+  CHECK(r.block[1] == 8);
+  CHECK(r.block[2] == 1);
+  CHECK(r.grid[2] == 10);  // ceil(37 / 4)
+  r = run_and_check<coarsened_64x8x4, ts::box<3, 1>, double>(e3);
+  CHECK(r.block[0] == 64);
+  r = run_and_check<register_tiled_64x8x4, ts::star<3, 2>, float>(e3);
+  CHECK(r.block[0] == 64);
+  CHECK(r.block[1] == 8);
+  r = run_and_check<register_tiled_64x8x4, ts::star<2, 1>, double>(ts::extents<2>{37, 53});
+  CHECK(r.block[0] == 64);
+  CHECK(r.block[1] == 1);
+  // defaults, as documented in policy.hpp
+  r = run_and_check<cu::naive<>, ts::star<3, 1>, float>(e3);
+  CHECK((r.block[0] == 32 && r.block[1] == 8 && r.block[2] == 1));
+  r = run_and_check<cu::tiled<>, ts::star<3, 1>, float>(e3);
+  CHECK((r.block[0] == 8 && r.block[1] == 8 && r.block[2] == 8));
+  r = run_and_check<cu::register_tiled<>, ts::star<3, 1>, float>(e3);
+  CHECK((r.block[0] == 32 && r.block[1] == 32 && r.block[2] == 1));
+  r = run_and_check<cu::automatic, ts::star<3, 1>, float>(e3);
+  CHECK(r.policy == "cuda:naive");
+}
+
+TEST_CASE("apply on a user stream; results visible after synchronising it") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  cudaStream_t s = nullptr;
+  REQUIRE(cudaStreamCreate(&s) == cudaSuccess);
+  ts::View<float, 3> in_h("in", ts::extents{19, 23, 31}, 1), ref("ref", in_h.layout()), out_h("o", in_h.layout());
+  fill_random(in_h, 1);
+  const auto st = random_stencil<ts::star<3, 1>, float>(2);
+  auto in = to_device(in_h, "in_d");
+  ts::View<float, 3, ts::CudaSpace> out("out_d", in.layout());
+  ts::apply(cu::register_tiled<>{}, st, in, out, s);
+  REQUIRE(cudaStreamSynchronize(s) == cudaSuccess);
+  ts::apply(ts::host::serial{}, st, in_h, ref);
+  ts::deep_copy(out_h, out);
+  CHECK(ts::compare(out_h, ref).max_rel_error <= 1e-6);
+  cudaStreamDestroy(s);
+}
+
+TEST_CASE("CUDA policies reject bad input with the same named exceptions as the host") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  ts::View<double, 3, ts::CudaSpace> u("u", ts::extents{4, 5, 6}, 1), w("w", ts::extents{4, 5, 7}, 1);
+  ts::View<double, 3, ts::CudaSpace> thin("thin", ts::extents{4, 5, 6}, 1), v("v", ts::extents{4, 5, 6}, 2);
+  const auto st1 = random_stencil<ts::star<3, 1>, double>(1);
+  const auto st2 = random_stencil<ts::star<3, 2>, double>(1);
+  CHECK_THROWS_AS(ts::apply(cu::naive<>{}, st1, u, u), ts::aliasing_error);
+  CHECK_THROWS_WITH_AS(ts::apply(cu::coarsened<>{}, st1, u, w), doctest::Contains("4x5x7"),
+                       ts::extent_mismatch_error);
+  CHECK_THROWS_WITH_AS(ts::apply(cu::tiled<>{}, st2, thin, v), doctest::Contains("'thin'"),
+                       ts::ghost_width_error);
+  CHECK_THROWS_WITH_AS(ts::apply(cu::register_tiled<>{}, random_stencil<ts::box<3, 1>, double>(1), u, v),
+                       doctest::Contains("cuda::coarsened"), ts::unsupported_error);
+}
+
+TEST_CASE("compare on the device equals compare on the host, NaN included") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  ts::View<double, 3> a_h("a", ts::extents{13, 7, 29}, 2), b_h("b", ts::extents{13, 7, 29}, 1);
+  fill_random(a_h, 3);
+  fill_random(b_h, 4);
+  a_h(5, 3, 17) = 40.0;  // the worst point
+  auto a = to_device(a_h, "a_d");
+  auto b = to_device(b_h, "b_d");
+  const auto dev = ts::compare(a, b);
+  const auto host = ts::compare(a_h, b_h);
+  CHECK(dev.points == host.points);
+  CHECK(dev.max_abs_error == host.max_abs_error);
+  CHECK(dev.max_rel_error == doctest::Approx(host.max_rel_error).epsilon(1e-14));
+  CHECK(dev.rel_l2_error == doctest::Approx(host.rel_l2_error).epsilon(1e-12));
+  CHECK(dev.worst_index_string() == "(5, 3, 17)");
+  CHECK(dev.nonfinite == 0);
+  b_h(12, 6, 28) = std::numeric_limits<double>::quiet_NaN();
+  b_h(2, 0, 1) = std::numeric_limits<double>::infinity();
+  ts::deep_copy(b, b_h);
+  const auto nan = ts::compare(a, b);
+  CHECK(nan.nonfinite == 2);
+  CHECK(nan.worst_index_string() == "(2, 0, 1)");
+  CHECK_FALSE(nan.passed(1e30));
+  ts::View<float, 1, ts::CudaSpace> f("f", ts::extents{1000}, 0), g("g", ts::extents{1000}, 0);
+  CHECK(ts::compare(f, g).max_abs_error == 0);
+}
+
+TEST_CASE("validate a CUDA policy against Kokkos; the portable automatic runs anywhere") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  ts::View<float, 3> in_h("in", ts::extents{37, 29, 53}, 2);
+  fill_random(in_h, 9);
+  auto in = to_device(in_h, "in_d");
+  const auto st = random_stencil<ts::star<3, 2>, float>(10);
+  const auto r = ts::validate(cu::coarsened<>{}, st, in);
+  CHECK(r.passed);
+  CHECK(r.result.points == 37 * 29 * 53);
+  // tessera::automatic: device views -> cuda::automatic, host views -> host::parallel
+  ts::View<float, 3, ts::CudaSpace> out("out", in.layout());
+  ts::apply(ts::automatic{}, st, in, out);
+  CHECK(cu::last_launch().policy == "cuda:naive");
+  ts::View<float, 3> out_h("out_h", in_h.layout()), ref("ref", in_h.layout());
+  ts::apply(ts::automatic{}, st, in_h, ref);
+  ts::deep_copy(out_h, out);
+  CHECK(ts::compare(out_h, ref).max_rel_error <= 1e-6);
+}
+
+TEST_CASE("an allocation that cannot succeed names the label, the bytes and the free memory") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  try {
+    ts::View<double, 3, ts::CudaSpace> huge("huge_field", ts::extents{100000, 100000, 1000}, 0);
+    FAIL("allocated 80 TB");
+  } catch (const ts::allocation_error& e) {
+    const std::string m = e.what();
+    CHECK(m.find("'huge_field'") != std::string::npos);
+    CHECK(m.find("80000000000000 bytes") != std::string::npos);
+    CHECK(m.find("bytes free") != std::string::npos);
+  }
+}
+
+TEST_CASE("CUDA policies without a device say so") {
+  if (cu::device_count() > 0) {
+    MESSAGE("a device is present: the no-device message cannot be provoked here");
+    return;
+  }
+  CHECK_THROWS_WITH_AS(cu::current_device_limits(), doctest::Contains("no CUDA device"), ts::backend_error);
+}

@@ -1,0 +1,18 @@
+// Non-default tiles used by the launch-shape test (a user's own tile choice takes the
+// same route: include the strategy's .cuh in a .cu file and instantiate).
+#include <tessera/cuda/kernels/coarsened.cuh>
+#include <tessera/cuda/kernels/naive.cuh>
+#include <tessera/cuda/kernels/register_tiled.cuh>
+#include <tessera/cuda/kernels/tiled.cuh>
+
+#include "tile_choices.hpp"
+
+TESSERA_CUDA_INSTANTIATE(tessera::test::naive_16x4x2, float, tessera::star<3, 1>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::naive_16x4x2, float, tessera::star<2, 1>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::tiled_16x16, float, tessera::star<2, 2>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::tiled_16x16, double, tessera::star<3, 1>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::tiled_128, float, tessera::star<1, 1>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::coarsened_64x8x4, float, tessera::star<3, 2>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::coarsened_64x8x4, double, tessera::box<3, 1>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::register_tiled_64x8x4, float, tessera::star<3, 2>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::register_tiled_64x8x4, double, tessera::star<2, 1>)

@@ -1,0 +1,138 @@
+// Lowering (policy + shape + extents + device limits -> launch plan or reason), on the CPU.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "../support/shapes_under_test.hpp"
+#include <tessera/tessera.hpp>
+
+namespace ts = tessera;
+namespace cu = tessera::cuda;
+
+namespace {
+const cu::device_limits h100 = cu::device_limits::h100();
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+}  // namespace
+
+TEST_CASE("plan: naive covers partial tiles with ceil-divided grids") {
+  const auto p = cu::make_plan<ts::star<3, 1>, float>(cu::naive<>{}, ts::extents{37, 29, 53}, h100);
+  REQUIRE(p.ok());
+  CHECK(p.block[0] == 32);
+  CHECK(p.block[1] == 8);
+  CHECK(p.block[2] == 1);
+  CHECK(p.grid[0] == 2);   // 53 / 32 -> 2
+  CHECK(p.grid[1] == 4);   // 29 / 8  -> 4
+  CHECK(p.grid[2] == 37);
+  CHECK(p.shared_bytes == 0);
+  // 1D folds the block into x; 2D folds z into y
+  const auto p1 = cu::make_plan<ts::star<1, 1>, float>(cu::naive<>{}, ts::extents{101}, h100);
+  CHECK(p1.block[0] == 256);
+  CHECK(p1.grid[0] == 1);
+  const auto p2 = cu::make_plan<ts::star<2, 1>, float>(cu::naive<16, 4, 2>{}, ts::extents{37, 53}, h100);
+  CHECK(p2.block[1] == 8);
+  CHECK(p2.grid[0] == 4);
+  CHECK(p2.grid[1] == 5);
+}
+
+TEST_CASE("plan: tiled 3D uses the input tile as block and computes the inner outputs") {
+  const auto p = cu::make_plan<ts::star<3, 1>, double>(cu::tiled<>{}, ts::extents{37, 29, 53}, h100);
+  REQUIRE(p.ok());
+  CHECK(p.threads() == 512);
+  CHECK(p.out_tile[0] == 6);
+  CHECK(p.grid[0] == 9);  // ceil(53 / 6)
+  CHECK(p.grid[1] == 5);  // ceil(29 / 6)
+  CHECK(p.grid[2] == 7);  // ceil(37 / 6)
+  CHECK(p.shared_bytes == 512 * sizeof(double));
+  // an asymmetric shape leaves as many outputs as its reach allows: skewed3d reaches
+  // x -3..+2 (5 halo cells), y -1..+1 (2), z -1..+2 (3)
+  const auto s = cu::make_plan<ts::test::skewed3d, float>(cu::tiled<>{}, ts::extents{4, 4, 4}, h100);
+  REQUIRE(s.ok());
+  CHECK(s.out_tile[0] == 3);
+  CHECK(s.out_tile[1] == 6);
+  CHECK(s.out_tile[2] == 5);
+}
+
+TEST_CASE("plan: a tile larger than the grid gives one block") {
+  const auto p = cu::make_plan<ts::star<3, 1>, float>(cu::tiled<>{}, ts::extents{1, 1, 1}, h100);
+  REQUIRE(p.ok());
+  CHECK(p.grid[0] * p.grid[1] * p.grid[2] == 1);
+  const auto c = cu::make_plan<ts::star<3, 1>, float>(cu::coarsened<>{}, ts::extents{3, 2, 5}, h100);
+  REQUIRE(c.ok());
+  CHECK(c.grid[0] * c.grid[1] * c.grid[2] == 1);
+}
+
+TEST_CASE("plan: a tile too small for the shape's reach is refused with the numbers") {
+  const auto p = cu::make_plan<ts::star<3, 4>, float>(cu::tiled<>{}, ts::extents{37, 29, 53}, h100);
+  REQUIRE_FALSE(p.ok());
+  CHECK(contains(p.reason, "8x8x8"));
+  CHECK(contains(p.reason, "needs 8 halo cells"));
+  CHECK(contains(p.reason, "star<3,4>"));
+  std::string why;
+  CHECK_FALSE(cu::can_implement<ts::star<3, 4>, float>(cu::tiled<>{}, ts::extents{8, 8, 8}, h100, &why));
+  CHECK(why == p.reason);
+}
+
+TEST_CASE("plan: blocks above 1024 threads are refused") {
+  const auto p = cu::make_plan<ts::star<3, 1>, float>(cu::naive<64, 32, 1>{}, ts::extents{64, 64, 64}, h100);
+  REQUIRE_FALSE(p.ok());
+  CHECK(contains(p.reason, "2048 threads"));
+  CHECK(contains(p.reason, "1024"));
+  const auto t = cu::make_plan<ts::star<3, 1>, float>(cu::tiled<16, 16, 16>{}, ts::extents{64, 64, 64}, h100);
+  REQUIRE_FALSE(t.ok());
+  CHECK(contains(t.reason, "4096 threads"));
+}
+
+TEST_CASE("plan: shared memory above the device limit is refused; above 48 KiB opts in") {
+  // coarsened star<3,4> double keeps 9 planes of 32x32: 72 KiB, above 48 KiB, below 227 KiB
+  const auto p = cu::make_plan<ts::star<3, 4>, double>(cu::coarsened<>{}, ts::extents{64, 64, 64}, h100);
+  REQUIRE(p.ok());
+  CHECK(p.shared_bytes == 9 * 32 * 32 * 8);
+  CHECK(p.needs_shared_opt_in);
+  auto small = h100;
+  small.name = "a 64 KiB device";
+  small.shared_per_block_optin = 64 * 1024;
+  const auto q = cu::make_plan<ts::star<3, 4>, double>(cu::coarsened<>{}, ts::extents{64, 64, 64}, small);
+  REQUIRE_FALSE(q.ok());
+  CHECK(contains(q.reason, "72 KiB"));
+  CHECK(contains(q.reason, "a 64 KiB device"));
+  // 1D tiled: the segment plus the halo
+  const auto t1 = cu::make_plan<ts::star<1, 3>, float>(cu::tiled<>{}, ts::extents{5000}, h100);
+  CHECK(t1.shared_bytes == (1024 + 6) * sizeof(float));
+  CHECK(t1.grid[0] == 5);
+}
+
+TEST_CASE("plan: grids above the device's grid limits are refused") {
+  const auto p = cu::make_plan<ts::star<3, 1>, float>(cu::naive<32, 8, 1>{}, ts::extents{70000, 1, 1}, h100);
+  REQUIRE_FALSE(p.ok());
+  CHECK(contains(p.reason, "grid dimension z = 70000"));
+}
+
+TEST_CASE("plan: register tiling refuses boxes, skewed shapes and 1D with a reason") {
+  const auto b = cu::make_plan<ts::box<3, 1>, float>(cu::register_tiled<>{}, ts::extents{8, 8, 8}, h100);
+  REQUIRE_FALSE(b.ok());
+  CHECK(contains(b.reason, "box<3,1>"));
+  CHECK(contains(b.reason, "cuda::coarsened"));
+  CHECK_FALSE(cu::make_plan<ts::test::skewed3d, float>(cu::register_tiled<>{}, ts::extents{8, 8, 8}, h100).ok());
+  CHECK_FALSE(cu::make_plan<ts::test::corner2d, float>(cu::register_tiled<>{}, ts::extents{8, 8}, h100).ok());
+  const auto one = cu::make_plan<ts::star<1, 1>, float>(cu::register_tiled<>{}, ts::extents{8}, h100);
+  REQUIRE_FALSE(one.ok());
+  CHECK(contains(one.reason, "1D"));
+  // stars are fine, and register tiling keeps one plane in shared memory
+  const auto s = cu::make_plan<ts::star<3, 4>, double>(cu::register_tiled<>{}, ts::extents{37, 29, 53}, h100);
+  REQUIRE(s.ok());
+  CHECK(s.shared_bytes == 32 * 32 * 8);
+  CHECK(s.out_tile[0] == 24);
+  CHECK(s.out_tile[2] == 32);
+  CHECK(s.grid[2] == 2);  // ceil(37 / 32)
+}
+
+TEST_CASE("plan: 2D marching kernels march along y with a 1D block") {
+  const auto p = cu::make_plan<ts::star<2, 2>, float>(cu::coarsened<>{}, ts::extents{37, 53}, h100);
+  REQUIRE(p.ok());
+  CHECK(p.block[0] == 256);
+  CHECK(p.block[1] == 1);
+  CHECK(p.out_tile[0] == 252);
+  CHECK(p.out_tile[1] == 32);
+  CHECK(p.grid[1] == 2);
+  CHECK(p.shared_bytes == 5 * 256 * sizeof(float));
+}
