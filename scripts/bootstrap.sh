@@ -1,32 +1,50 @@
 #!/usr/bin/env bash
-# Sets up a fresh Debian/Ubuntu machine and builds tessera into ./build:
-#   1. installs the Debian packages that are missing (cmake, ninja, g++, Kokkos, doctest,
-#      ccache), using sudo when not root;
-#   2. configures (CUDA on when nvcc is found; -DTESSERA_ENABLE_CUDA=OFF to skip) and
-#      builds with all cores.
-# Extra arguments go to the CMake configure step. BUILD_DIR overrides ./build.
-# Offline (no package registry): see scripts/offline-debs.sh and the README.
+# Sets up a machine and builds tessera into ./build (BUILD_DIR overrides):
+#   1. Online (Debian/Ubuntu): installs the missing Debian packages — cmake, ninja-build,
+#      g++, libtrilinos-kokkos-dev (Kokkos), doctest-dev, ccache — with sudo when not root.
+#      Offline: when the folder TESSERA_DEBS (default ./.debs, filled by
+#      `scripts/offline-debs.sh download` on a connected machine) holds .deb files and
+#      Kokkos or doctest is missing, they are unpacked with dpkg -x into ./.prefix and
+#      CMake is pointed there; nothing is installed system-wide.
+#   2. Configures (CUDA on when nvcc is found; -DTESSERA_ENABLE_CUDA=OFF to skip) and
+#      builds with every core.
+# Extra arguments go to the CMake configure step.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
-
-need=()
-for pkg in cmake ninja-build g++ libtrilinos-kokkos-dev doctest-dev ccache; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
-done
-if ((${#need[@]})); then
-  echo "bootstrap: installing ${need[*]}"
-  sudo_cmd=()
-  [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
-  export DEBIAN_FRONTEND=noninteractive
-  "${sudo_cmd[@]}" apt-get update -qq
-  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${need[@]}"
-fi
+debs="${TESSERA_DEBS:-$root/.debs}"
+prefix="$root/.prefix"
+cmake_args=()
 
 # nvcc usually lives outside PATH in /usr/local/cuda.
 if ! command -v nvcc >/dev/null && [[ -x /usr/local/cuda/bin/nvcc ]]; then
   export PATH="/usr/local/cuda/bin:$PATH"
 fi
 
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
+have_kokkos() { [[ -f /usr/include/trilinos/Kokkos_Core.hpp ]] || [[ -n "${Kokkos_ROOT:-}" ]]; }
+have_doctest() { [[ -f /usr/include/doctest/doctest.h ]]; }
+
+if compgen -G "$debs/*.deb" >/dev/null && { ! have_kokkos || ! have_doctest; }; then
+  echo "bootstrap: offline: unpacking $debs/*.deb into $prefix"
+  "$root/scripts/offline-debs.sh" unpack "$debs" "$prefix"
+  cmake_args+=("-DTESSERA_KOKKOS_PREFIX=$prefix" "-Ddoctest_DIR=$prefix/usr/lib/cmake/doctest")
+else
+  need=()
+  command -v cmake >/dev/null || need+=(cmake)
+  command -v ninja >/dev/null || need+=(ninja-build)
+  command -v g++ >/dev/null || need+=(g++)
+  command -v ccache >/dev/null || need+=(ccache)
+  have_kokkos || need+=(libtrilinos-kokkos-dev)
+  have_doctest || need+=(doctest-dev)
+  if ((${#need[@]})); then
+    echo "bootstrap: installing ${need[*]}"
+    sudo_cmd=()
+    [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+    export DEBIAN_FRONTEND=noninteractive
+    "${sudo_cmd[@]}" apt-get update -qq
+    "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${need[@]}"
+  fi
+fi
+
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${cmake_args[@]}" "$@"
 cmake --build "$build" -j "$(nproc)"

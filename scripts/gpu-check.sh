@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The GPU acceptance run, one command on a CUDA host (offline works: carry .debs/):
+#   build with CUDA (sm_90 unless CMAKE_CUDA_ARCHITECTURES is set), run the whole test
+#   suite, run compute-sanitizer memcheck and racecheck over the CUDA test programs,
+#   run the demo and the benchmark driver. Logs go to $OUT (default ./gpu-logs).
+#   GPU_CHECK_SKIP_BENCH=1 skips the benchmark.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="${OUT:-$root/gpu-logs}"
+mkdir -p "$out"
+build="${BUILD_DIR:-$root/build-gpu}"
+cd "$root"
+status=0
+step() { echo; echo "=== $* ($(date +%T))"; }
+
+step "device"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$out/device.txt"
+nvcc --version | tail -2 | tee -a "$out/device.txt"
+cmake --version | head -1 | tee -a "$out/device.txt"
+
+step "build"
+BUILD_DIR="$build" scripts/bootstrap.sh -DCMAKE_CUDA_ARCHITECTURES="${CMAKE_CUDA_ARCHITECTURES:-90}" \
+  >"$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
+grep -E "tessera|warning" "$out/build.log" | head -20
+
+step "tests"
+ctest --test-dir "$build" -j "$(nproc)" --output-on-failure >"$out/ctest.log" 2>&1 || status=1
+grep -E "tests passed|Skipped|\(Failed\)|Not Run|Total Test time" "$out/ctest.log" | head -40
+
+step "compute-sanitizer (memcheck, racecheck) on the CUDA test programs"
+san() {  # tool program
+  local log="$out/sanitizer-$1-$(basename "$2").log"
+  timeout 480 compute-sanitizer --tool "$1" --error-exitcode 3 "$2" >"$log" 2>&1
+  local rc=$?
+  echo "$1 $(basename "$2"): exit $rc; $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)"
+  grep -E "test cases:" "$log" | tail -1
+  return $rc
+}
+pids=()
+for tool in memcheck racecheck; do
+  for prog in test_cuda_cross_validation test_cuda_semantics; do
+    san "$tool" "$build/tests/cuda/$prog" &
+    pids+=($!)
+  done
+done
+for p in "${pids[@]}"; do wait "$p" || status=1; done
+
+step "demo"
+"$build/apps/tessera/tessera" 2>&1 | tee "$out/demo.txt" || status=1
+
+if [[ "${GPU_CHECK_SKIP_BENCH:-0}" != 1 ]]; then
+  step "benchmark"
+  "$build/perf/tessera-bench" --csv "$out/bench.csv" --json "$out/bench.json" 2>&1 | tee "$out/bench.txt" || status=1
+fi
+
+step "done: status $status"
+exit $status
