@@ -58,14 +58,23 @@ void check_against_kokkos(const extents<S::rank>& e, std::uint64_t seed, double 
   const auto out = run_policy(Policy{}, st, in_h);
   const auto vs_kokkos = compare(out, ref);
   const auto vs_serial = compare(out, serial_out);
-  INFO(Policy::name(), " ", shape_name<S>(), " extents ", e.to_string(), ": max rel error vs Kokkos ",
-       vs_kokkos.max_rel_error, " at ", vs_kokkos.worst_index_string(), ", non-finite ",
-       vs_kokkos.nonfinite);
+  // Differences are measured against the sweep's rounding scale S = sum|c| * max|in|
+  // (sweep_scale.hpp): two correct sweeps differ by a few eps * S wherever the stencil
+  // cancels, e.g. the single point of a 1-point grid. Host policies (same summation
+  // order, no FMA) must also meet the plain normwise relative tolerance.
+  const double scale = sweep_scale(st, in_h);
+  INFO(Policy::name(), " ", shape_name<S>(), " extents ", e.to_string(), ": max abs error vs Kokkos ",
+       vs_kokkos.max_abs_error, " (scale ", scale, ", normwise rel ", vs_kokkos.max_rel_error, ") at ",
+       vs_kokkos.worst_index_string(), ", non-finite ", vs_kokkos.nonfinite);
   CHECK(vs_kokkos.points == e.size());
   CHECK(vs_kokkos.nonfinite == 0);
-  CHECK(vs_kokkos.max_rel_error <= tol);
+  CHECK(vs_kokkos.max_abs_error <= tol * scale);
   CHECK(vs_serial.nonfinite == 0);
-  CHECK(vs_serial.max_rel_error <= tol);
+  CHECK(vs_serial.max_abs_error <= tol * scale);
+  if constexpr (space_for_t<Policy>::host_accessible) {
+    CHECK(vs_kokkos.max_rel_error <= tol);
+    CHECK(vs_serial.max_rel_error <= tol);
+  }
   CHECK(ghosts_changed(out) == 0);
   CHECK(ghosts_changed(ref) == 0);
 }

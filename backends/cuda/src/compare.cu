@@ -106,6 +106,28 @@ comparison compare_accessors(const view_accessor<const T, Rank>& a, const view_a
   return c;
 }
 
+namespace {
+template <class T>
+struct abs_value {
+  __host__ __device__ double operator()(T v) const { return fabs(static_cast<double>(v)); }
+};
+struct maximum {
+  __host__ __device__ double operator()(double a, double b) const { return fmax(a, b); }
+};
+}  // namespace
+
+template <class T>
+double max_abs_span(const T* p, index_t n) {
+  if (n == 0) return 0;
+  try {
+    return thrust::transform_reduce(thrust::device, p, p + n, abs_value<T>{}, 0.0, maximum{});
+  } catch (const std::exception& e) {
+    throw backend_error(std::string("tessera: max |v| on the device (thrust::transform_reduce) failed: ") + e.what());
+  }
+}
+template double max_abs_span<float>(const float*, index_t);
+template double max_abs_span<double>(const double*, index_t);
+
 #define TESSERA_COMPARE_INSTANTIATE(T, R) \
   template comparison compare_accessors<T, R>(const view_accessor<const T, R>&, const view_accessor<const T, R>&);
 TESSERA_COMPARE_INSTANTIATE(float, 1)

@@ -22,10 +22,10 @@ int device_count() {
 std::string device_description(int device) {
   cudaDeviceProp p{};
   TESSERA_CUDA_CHECK(cudaGetDeviceProperties(&p, device), "device " + std::to_string(device));
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "%s (sm_%d%d, %d SMs, %.1f GiB)", p.name, p.major, p.minor,
-                p.multiProcessorCount, static_cast<double>(p.totalGlobalMem) / (1 << 30));
-  return buf;
+  char mem[32];
+  std::snprintf(mem, sizeof mem, "%.1f", static_cast<double>(p.totalGlobalMem) / (1 << 30));
+  return std::string(p.name) + " (sm_" + std::to_string(p.major) + std::to_string(p.minor) + ", " +
+         std::to_string(p.multiProcessorCount) + " SMs, " + mem + " GiB)";
 }
 
 const device_limits& current_device_limits() {

@@ -12,6 +12,9 @@ namespace detail {
 template <class T, int Rank>
 comparison compare_accessors(const view_accessor<const T, Rank>& a,
                              const view_accessor<const T, Rank>& b);
+/// max |p[i]| over i < n (device memory). Defined in compare.cu for float and double.
+template <class T>
+double max_abs_span(const T* p, index_t n);
 }  // namespace detail
 
 /// Same measures as tessera::compare on the host (b is the reference).

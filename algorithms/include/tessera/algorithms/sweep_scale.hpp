@@ -1,0 +1,49 @@
+#pragma once
+// The natural scale of a sweep's rounding error. Each output is a dot product
+// sum_k c_k u(p + o_k); evaluated in floating point in any order (with or without FMA)
+// it is off by at most about N * eps * sum_k |c_k| |u(p + o_k)| <= N * eps * S with
+//
+//     S = sum_k |c_k| * max |u|        (max over the whole input, ghosts included).
+//
+// Two correct sweeps can therefore differ by a few eps * S, however small the result is
+// where the stencil cancels (a Laplacian of a smooth field, a 1-point grid). validate
+// measures errors against S; an indexing or coefficient mistake moves a result by
+// O(S) (or at least c * |u|) and still fails by orders of magnitude.
+#include <cmath>
+
+#include "tessera/core/stencil.hpp"
+#include "tessera/core/view.hpp"
+#if TESSERA_ENABLE_CUDA
+#include "tessera/cuda/compare.hpp"
+#endif
+
+namespace tessera {
+
+/// max |v| over the whole allocation of v (interior, ghosts and padding).
+template <class T, int Rank, class Space>
+double max_abs_including_ghosts(const View<T, Rank, Space>& v) {
+  const index_t n = v.layout().span();
+  if constexpr (Space::host_accessible) {
+    double m = 0;
+    const T* p = v.data();
+    for (index_t i = 0; i < n; ++i) m = std::fmax(m, std::fabs(static_cast<double>(p[i])));
+    return m;
+  } else {
+#if TESSERA_ENABLE_CUDA
+    return cuda::detail::max_abs_span<T>(v.data(), n);
+#else
+    static_assert(Space::host_accessible, "tessera: no device backend for this memory space");
+    return 0;
+#endif
+  }
+}
+
+/// S = sum_k |c_k| * max |in|: the scale the rounding error of a sweep of `in` obeys.
+template <class S, class T, int Rank, class Space>
+double sweep_scale(const stencil<S, T>& st, const View<T, Rank, Space>& in) {
+  double c = 0;
+  for (int k = 0; k < st.size; ++k) c += std::fabs(static_cast<double>(st.coeffs[k]));
+  return c * max_abs_including_ghosts(in);
+}
+
+}  // namespace tessera
