@@ -87,6 +87,11 @@ TEST_CASE("launch record: the block each kernel ran with matches its policy") {
   CHECK((r.block[0] == 8 && r.block[1] == 8 && r.block[2] == 8));
   r = run_and_check<cu::register_tiled<>, ts::star<3, 1>, float>(e3);
   CHECK((r.block[0] == 32 && r.block[1] == 32 && r.block[2] == 1));
+  // tile parameters that resolve to the defaults share the library's compiled kernels
+  r = run_and_check<cu::register_tiled<32, 32>, ts::star<3, 1>, float>(e3);
+  CHECK((r.block[0] == 32 && r.block[1] == 32 && r.block[2] == 1));
+  r = run_and_check<cu::naive<32, 8, 1>, ts::box<3, 2>, double>(e3);
+  CHECK((r.block[0] == 32 && r.block[1] == 8 && r.block[2] == 1));
   r = run_and_check<cu::automatic, ts::star<3, 1>, float>(e3);
   CHECK(r.policy == "cuda:naive");
 }

@@ -16,14 +16,38 @@ namespace tessera::cuda {
 template <class S, class T>
 using params_for = sweep_params<T, shape_traits<S>::size>;
 
-template <class S, class T, int BX, int BY, int BZ>
-void launch(const naive<BX, BY, BZ>&, const launch_plan&, const params_for<S, T>&, cudaStream_t);
-template <class S, class T, int TX, int TY, int TZ>
-void launch(const tiled<TX, TY, TZ>&, const launch_plan&, const params_for<S, T>&, cudaStream_t);
-template <class S, class T, int TX, int TY, int C>
-void launch(const coarsened<TX, TY, C>&, const launch_plan&, const params_for<S, T>&, cudaStream_t);
-template <class S, class T, int TX, int TY, int C>
-void launch(const register_tiled<TX, TY, C>&, const launch_plan&, const params_for<S, T>&, cudaStream_t);
+/// The strategy of a policy, with its tile parameters stripped: launchers are keyed by
+/// strategy and *resolved* tile sizes, so register_tiled<32, 32> and register_tiled<>
+/// (which resolve to the same tiles) share one compiled kernel.
+template <class Policy>
+struct strategy_of;
+template <int A, int B, int C>
+struct strategy_of<naive<A, B, C>> { using type = naive<>; };
+template <int A, int B, int C>
+struct strategy_of<tiled<A, B, C>> { using type = tiled<>; };
+template <int A, int B, int C>
+struct strategy_of<coarsened<A, B, C>> { using type = coarsened<>; };
+template <int A, int B, int C>
+struct strategy_of<register_tiled<A, B, C>> { using type = register_tiled<>; };
+template <class Policy>
+using strategy_of_t = typename strategy_of<Policy>::type;
+
+// One launcher per strategy, over the resolved block (BX, BY, BZ) and chunk.
+template <class S, class T, int BX, int BY, int BZ, int Chunk>
+void launch_tiles(naive<>, const launch_plan&, const params_for<S, T>&, cudaStream_t);
+template <class S, class T, int BX, int BY, int BZ, int Chunk>
+void launch_tiles(tiled<>, const launch_plan&, const params_for<S, T>&, cudaStream_t);
+template <class S, class T, int BX, int BY, int BZ, int Chunk>
+void launch_tiles(coarsened<>, const launch_plan&, const params_for<S, T>&, cudaStream_t);
+template <class S, class T, int BX, int BY, int BZ, int Chunk>
+void launch_tiles(register_tiled<>, const launch_plan&, const params_for<S, T>&, cudaStream_t);
+
+/// Launches `plan` for `Policy` (any tile parameters) on `stream`.
+template <class S, class T, class Policy>
+void launch(const Policy&, const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream) {
+  using cfg = tile_config<Policy, S::rank>;
+  launch_tiles<S, T, cfg::bx, cfg::by, cfg::bz, cfg::chunk>(strategy_of_t<Policy>{}, plan, p, stream);
+}
 
 /// False where a strategy has no kernel at all for a shape (register tiling of a shape
 /// with off-axis slow-axis neighbours, or of a 1D grid): the plan gives the reason and no
@@ -36,9 +60,14 @@ inline constexpr bool has_kernel_v<register_tiled<TX, TY, C>, S> =
 
 }  // namespace tessera::cuda
 
-/// Explicit instantiation of one launcher: TESSERA_CUDA_INSTANTIATE(tessera::cuda::naive<>,
-/// float, tessera::star<3, 1>). Use in a .cu file that includes the strategy's .cuh.
+/// Explicit instantiation of the kernel one policy runs for one shape and element type:
+/// TESSERA_CUDA_INSTANTIATE(tessera::cuda::naive<>, float, tessera::star<3, 1>). Use in a
+/// .cu file that includes the strategy's .cuh (tessera/cuda/kernels/<strategy>.cuh).
 #define TESSERA_CUDA_INSTANTIATE(POLICY, T, ...)                                              \
-  template void tessera::cuda::launch<__VA_ARGS__, T>(                                       \
-      const POLICY&, const tessera::cuda::launch_plan&,                                        \
+  template void tessera::cuda::launch_tiles<                                                   \
+      __VA_ARGS__, T, tessera::cuda::tile_config<POLICY, tessera::shape_traits<__VA_ARGS__>::rank>::bx, \
+      tessera::cuda::tile_config<POLICY, tessera::shape_traits<__VA_ARGS__>::rank>::by,          \
+      tessera::cuda::tile_config<POLICY, tessera::shape_traits<__VA_ARGS__>::rank>::bz,          \
+      tessera::cuda::tile_config<POLICY, tessera::shape_traits<__VA_ARGS__>::rank>::chunk>(      \
+      tessera::cuda::strategy_of_t<POLICY>, const tessera::cuda::launch_plan&,                  \
       const tessera::cuda::params_for<__VA_ARGS__, T>&, cudaStream_t);

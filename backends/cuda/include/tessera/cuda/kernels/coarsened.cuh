@@ -69,22 +69,19 @@ __global__ void __launch_bounds__(BX * BY) coarsened_sweep(const params_for<S, T
 
 }  // namespace kernels
 
-template <class S, class T, int TX, int TY, int C>
-void launch(const coarsened<TX, TY, C>&, const launch_plan& plan, const params_for<S, T>& p,
-            cudaStream_t stream) {
-  using cfg = tile_config<coarsened<TX, TY, C>, S::rank>;
-  const dim3 block(cfg::bx, cfg::by, 1), grid = detail::grid_of(plan);
-  const std::string name = coarsened<TX, TY, C>::name();
-  const void* k;
+template <class S, class T, int BX, int BY, int BZ, int Chunk>
+void launch_tiles(coarsened<>, const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream) {
+  const dim3 block(BX, BY, BZ), grid = detail::grid_of(plan);
+  const std::string name = coarsened<>::name();
   if constexpr (S::rank == 1) {
-    k = reinterpret_cast<const void*>(&kernels::segment_sweep_1d<S, T, cfg::bx, cfg::chunk>);
+    const void* k = reinterpret_cast<const void*>(&kernels::segment_sweep_1d<S, T, BX, Chunk>);
     if (plan.needs_shared_opt_in) detail::allow_shared_bytes(k, plan.shared_bytes, name);
-    kernels::segment_sweep_1d<S, T, cfg::bx, cfg::chunk><<<grid, block, plan.shared_bytes, stream>>>(p);
+    kernels::segment_sweep_1d<S, T, BX, Chunk><<<grid, block, plan.shared_bytes, stream>>>(p);
     detail::finish_launch("segment_sweep_1d", name, shape_name<S>(), plan, block, grid);
   } else {
-    k = reinterpret_cast<const void*>(&kernels::coarsened_sweep<S, T, cfg::bx, cfg::by, cfg::chunk>);
+    const void* k = reinterpret_cast<const void*>(&kernels::coarsened_sweep<S, T, BX, BY, Chunk>);
     if (plan.needs_shared_opt_in) detail::allow_shared_bytes(k, plan.shared_bytes, name);
-    kernels::coarsened_sweep<S, T, cfg::bx, cfg::by, cfg::chunk><<<grid, block, plan.shared_bytes, stream>>>(p);
+    kernels::coarsened_sweep<S, T, BX, BY, Chunk><<<grid, block, plan.shared_bytes, stream>>>(p);
     detail::finish_launch("coarsened_sweep", name, shape_name<S>(), plan, block, grid);
   }
 }

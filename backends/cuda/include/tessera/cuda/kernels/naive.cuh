@@ -25,13 +25,11 @@ __global__ void __launch_bounds__(BX * BY * BZ) naive_sweep(const params_for<S, 
 
 }  // namespace kernels
 
-template <class S, class T, int BX, int BY, int BZ>
-void launch(const naive<BX, BY, BZ>&, const launch_plan& plan, const params_for<S, T>& p,
-            cudaStream_t stream) {
-  using cfg = tile_config<naive<BX, BY, BZ>, S::rank>;
-  const dim3 block(cfg::bx, cfg::by, cfg::bz), grid = detail::grid_of(plan);
-  kernels::naive_sweep<S, T, cfg::bx, cfg::by, cfg::bz><<<grid, block, 0, stream>>>(p);
-  detail::finish_launch("naive_sweep", naive<BX, BY, BZ>::name(), shape_name<S>(), plan, block, grid);
+template <class S, class T, int BX, int BY, int BZ, int Chunk>
+void launch_tiles(naive<>, const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream) {
+  const dim3 block(BX, BY, BZ), grid = detail::grid_of(plan);
+  kernels::naive_sweep<S, T, BX, BY, BZ><<<grid, block, 0, stream>>>(p);
+  detail::finish_launch("naive_sweep", naive<>::name(), shape_name<S>(), plan, block, grid);
 }
 
 }  // namespace tessera::cuda

@@ -59,16 +59,13 @@ __global__ void __launch_bounds__(BX * BY) register_tiled_sweep(const params_for
 
 }  // namespace kernels
 
-template <class S, class T, int TX, int TY, int C>
-void launch(const register_tiled<TX, TY, C>&, const launch_plan& plan, const params_for<S, T>& p,
-            cudaStream_t stream) {
-  static_assert(has_kernel_v<register_tiled<TX, TY, C>, S>,
+template <class S, class T, int BX, int BY, int BZ, int Chunk>
+void launch_tiles(register_tiled<>, const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream) {
+  static_assert(has_kernel_v<register_tiled<>, S>,
                 "tessera::cuda::register_tiled has no kernel for this shape (see its plan's reason)");
-  using cfg = tile_config<register_tiled<TX, TY, C>, S::rank>;
-  const dim3 block(cfg::bx, cfg::by, 1), grid = detail::grid_of(plan);
-  kernels::register_tiled_sweep<S, T, cfg::bx, cfg::by, cfg::chunk><<<grid, block, 0, stream>>>(p);
-  detail::finish_launch("register_tiled_sweep", register_tiled<TX, TY, C>::name(), shape_name<S>(),
-                        plan, block, grid);
+  const dim3 block(BX, BY, BZ), grid = detail::grid_of(plan);
+  kernels::register_tiled_sweep<S, T, BX, BY, Chunk><<<grid, block, 0, stream>>>(p);
+  detail::finish_launch("register_tiled_sweep", register_tiled<>::name(), shape_name<S>(), plan, block, grid);
 }
 
 }  // namespace tessera::cuda

@@ -65,21 +65,19 @@ __global__ void __launch_bounds__(B) segment_sweep_1d(const params_for<S, T> p) 
 
 }  // namespace kernels
 
-template <class S, class T, int TX, int TY, int TZ>
-void launch(const tiled<TX, TY, TZ>&, const launch_plan& plan, const params_for<S, T>& p,
-            cudaStream_t stream) {
-  using cfg = tile_config<tiled<TX, TY, TZ>, S::rank>;
-  const dim3 block(cfg::bx, cfg::by, cfg::bz), grid = detail::grid_of(plan);
-  const std::string name = tiled<TX, TY, TZ>::name();
+template <class S, class T, int BX, int BY, int BZ, int Chunk>
+void launch_tiles(tiled<>, const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream) {
+  const dim3 block(BX, BY, BZ), grid = detail::grid_of(plan);
+  const std::string name = tiled<>::name();
   if constexpr (S::rank == 1) {
-    const void* k = reinterpret_cast<const void*>(&kernels::segment_sweep_1d<S, T, cfg::bx, 1>);
+    const void* k = reinterpret_cast<const void*>(&kernels::segment_sweep_1d<S, T, BX, 1>);
     if (plan.needs_shared_opt_in) detail::allow_shared_bytes(k, plan.shared_bytes, name);
-    kernels::segment_sweep_1d<S, T, cfg::bx, 1><<<grid, block, plan.shared_bytes, stream>>>(p);
+    kernels::segment_sweep_1d<S, T, BX, 1><<<grid, block, plan.shared_bytes, stream>>>(p);
     detail::finish_launch("segment_sweep_1d", name, shape_name<S>(), plan, block, grid);
   } else {
-    const void* k = reinterpret_cast<const void*>(&kernels::tiled_sweep<S, T, cfg::bx, cfg::by, cfg::bz>);
+    const void* k = reinterpret_cast<const void*>(&kernels::tiled_sweep<S, T, BX, BY, BZ>);
     if (plan.needs_shared_opt_in) detail::allow_shared_bytes(k, plan.shared_bytes, name);
-    kernels::tiled_sweep<S, T, cfg::bx, cfg::by, cfg::bz><<<grid, block, plan.shared_bytes, stream>>>(p);
+    kernels::tiled_sweep<S, T, BX, BY, BZ><<<grid, block, plan.shared_bytes, stream>>>(p);
     detail::finish_launch("tiled_sweep", name, shape_name<S>(), plan, block, grid);
   }
 }
