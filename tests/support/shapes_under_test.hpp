@@ -2,7 +2,7 @@
 // The shape matrix every backend is tested on: star radius 1-4 in 1D/2D/3D, box radius
 // 1-2 in 2D/3D, and custom asymmetric shapes. TESSERA_FOR_EACH_SHAPE(M) expands M(shape)
 // for each; the shape is passed last, as __VA_ARGS__, because it contains commas.
-#include <tessera/core/shape.hpp>
+#include <tessera/core/builtin_shapes.hpp>
 
 namespace tessera::test {
 
@@ -30,16 +30,7 @@ struct corner2d {
 
 }  // namespace tessera::test
 
-// clang-format off
 #define TESSERA_FOR_EACH_SHAPE(M, ...)                                          \
-  M(__VA_ARGS__, tessera::star<1, 1>) M(__VA_ARGS__, tessera::star<1, 2>)      \
-  M(__VA_ARGS__, tessera::star<1, 3>) M(__VA_ARGS__, tessera::star<1, 4>)      \
-  M(__VA_ARGS__, tessera::star<2, 1>) M(__VA_ARGS__, tessera::star<2, 2>)      \
-  M(__VA_ARGS__, tessera::star<2, 3>) M(__VA_ARGS__, tessera::star<2, 4>)      \
-  M(__VA_ARGS__, tessera::star<3, 1>) M(__VA_ARGS__, tessera::star<3, 2>)      \
-  M(__VA_ARGS__, tessera::star<3, 3>) M(__VA_ARGS__, tessera::star<3, 4>)      \
-  M(__VA_ARGS__, tessera::box<2, 1>)  M(__VA_ARGS__, tessera::box<2, 2>)       \
-  M(__VA_ARGS__, tessera::box<3, 1>)  M(__VA_ARGS__, tessera::box<3, 2>)       \
+  TESSERA_FOR_EACH_BUILTIN_SHAPE(M, __VA_ARGS__)                                \
   M(__VA_ARGS__, tessera::test::upwind3) M(__VA_ARGS__, tessera::test::corner2d) \
   M(__VA_ARGS__, tessera::test::skewed3d)
-// clang-format on

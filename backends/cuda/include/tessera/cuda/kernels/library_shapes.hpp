@@ -1,20 +1,10 @@
 #pragma once
 // The shapes whose kernels ship compiled in tessera_cuda (float and double, default
-// tiles): stars of radius 1-4 in 1D, 2D and 3D, boxes of radius 1-2 in 2D and 3D.
-#include "tessera/core/shape.hpp"
+// tiles): the built-in shapes (core/builtin_shapes.hpp).
+#include "tessera/core/builtin_shapes.hpp"
 #include "tessera/cuda/launch.hpp"
 
-// clang-format off
-#define TESSERA_CUDA_FOR_EACH_LIBRARY_SHAPE(M, ...)                               \
-  M(__VA_ARGS__, tessera::star<1, 1>) M(__VA_ARGS__, tessera::star<1, 2>)        \
-  M(__VA_ARGS__, tessera::star<1, 3>) M(__VA_ARGS__, tessera::star<1, 4>)        \
-  M(__VA_ARGS__, tessera::star<2, 1>) M(__VA_ARGS__, tessera::star<2, 2>)        \
-  M(__VA_ARGS__, tessera::star<2, 3>) M(__VA_ARGS__, tessera::star<2, 4>)        \
-  M(__VA_ARGS__, tessera::star<3, 1>) M(__VA_ARGS__, tessera::star<3, 2>)        \
-  M(__VA_ARGS__, tessera::star<3, 3>) M(__VA_ARGS__, tessera::star<3, 4>)        \
-  M(__VA_ARGS__, tessera::box<2, 1>)  M(__VA_ARGS__, tessera::box<2, 2>)         \
-  M(__VA_ARGS__, tessera::box<3, 1>)  M(__VA_ARGS__, tessera::box<3, 2>)
-// clang-format on
+#define TESSERA_CUDA_FOR_EACH_LIBRARY_SHAPE(M, ...) TESSERA_FOR_EACH_BUILTIN_SHAPE(M, __VA_ARGS__)
 
 // Register tiling serves stars of rank 2 and 3 only (see its plan's reason).
 // clang-format off

@@ -16,44 +16,36 @@ __global__ void __launch_bounds__(BX * BY) register_tiled_sweep(const params_for
   using vs = detail::vshape<S>;
   using mg = marching<S>;
   constexpr int M = mg::M, P = mg::planes;
-  constexpr int OX = BX - vs::width(2), OY = mg::has_y ? BY - vs::width(1) : 1;
   __shared__ T plane[BY][BX];
-  const int tx = threadIdx.x, ty = mg::has_y ? threadIdx.y : 0;
-  const index_t gx = static_cast<index_t>(blockIdx.x) * OX + vs::lo(2) + tx;
-  const index_t gy = mg::has_y ? static_cast<index_t>(blockIdx.y) * OY + vs::lo(1) + ty : 0;
-  const index_t m0 = static_cast<index_t>(mg::has_y ? blockIdx.z : blockIdx.y) * Chunk;
-  const index_t m_end = min(m0 + Chunk, p.n[M]);
-  const bool plane_ok = gx < p.n[2] + vs::hi(2) && (!mg::has_y || gy < p.n[1] + vs::hi(1));
-  const index_t in_plane = (mg::has_y ? gy * p.in_stride[1] : 0) + gx;
-  const index_t out_plane = (mg::has_y ? gy * p.out_stride[1] : 0) + gx;
-  const index_t ms_in = p.in_stride[M], ms_out = p.out_stride[M];
-  const bool computes = tx + vs::lo(2) >= 0 && tx + vs::lo(2) < OX && gx < p.n[2] &&
-                        (!mg::has_y || (ty + vs::lo(1) >= 0 && ty + vs::lo(1) < OY && gy < p.n[1]));
+  const column c = locate_column<S, BX, BY, Chunk>(p);
+  const int tx = c.tx, ty = c.ty;
+  const index_t m0 = c.m0, m_end = c.m_end, in_plane = c.in_plane, ms_in = c.ms_in;
+  const bool plane_ok = c.loads;
 
-  // column[j] holds plane m + lo + j of this thread's (y, x); column[-lo] is the centre.
-  T column[P];
+  // window[j] holds plane m + lo + j of this thread's (y, x); window[-lo] is the centre.
+  T window[P];
 #pragma unroll
   for (int q = 0; q < P - 1; ++q)
-    column[q] = plane_ok ? p.in[(m0 + vs::lo(M) + q) * ms_in + in_plane] : T(0);
+    window[q] = plane_ok ? p.in[(m0 + vs::lo(M) + q) * ms_in + in_plane] : T(0);
 
   for (index_t m = m0; m < m_end; ++m) {
-    column[P - 1] = plane_ok ? p.in[(m + vs::hi(M)) * ms_in + in_plane] : T(0);
-    plane[ty][tx] = column[-vs::lo(M)];
+    window[P - 1] = plane_ok ? p.in[(m + vs::hi(M)) * ms_in + in_plane] : T(0);
+    plane[ty][tx] = window[-vs::lo(M)];
     __syncthreads();
-    if (computes) {
+    if (c.computes) {
       T acc = 0;
       tessera::detail::static_for<vs::size>([&](auto k) {
         constexpr int K = decltype(k)::value;
         if constexpr (mg::dm(K) == 0)
           acc += p.c[K] * plane[ty + mg::dy(K)][tx + mg::dx(K)];
         else
-          acc += p.c[K] * column[mg::dm(K) - vs::lo(M)];
+          acc += p.c[K] * window[mg::dm(K) - vs::lo(M)];
       });
-      p.out[m * ms_out + out_plane] = acc;
+      p.out[m * c.ms_out + c.out_plane] = acc;
     }
     __syncthreads();  // the next step overwrites the plane
 #pragma unroll
-    for (int q = 0; q < P - 1; ++q) column[q] = column[q + 1];
+    for (int q = 0; q < P - 1; ++q) window[q] = window[q + 1];
   }
 }
 
