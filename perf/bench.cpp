@@ -18,6 +18,8 @@
 
 #include <tessera/tessera.hpp>
 
+#include "variants.hpp"
+
 namespace ts = tessera;
 namespace cu = tessera::cuda;
 
@@ -26,6 +28,7 @@ namespace {
 struct options {
   int reps = 20;
   bool smoke = false;
+  bool variants = false;  // also time the streaming tile variants (variants.hpp)
   std::string csv, json;
 };
 
@@ -78,7 +81,7 @@ double copy_bandwidth_gbs(int reps, std::size_t bytes) {
   return 2.0 * bytes / (median(t) * 1e-3) * 1e-9;
 }
 
-template <class S, class T, int Rank>
+template <class S, class T, bool Variants = false, int Rank>
 void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, std::vector<result>& out,
               bool& all_agree) {
   const int g = ts::shape_traits<S>::radius;
@@ -155,20 +158,36 @@ void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, s
   time_policy(cu::tiled<>{});
   time_policy(cu::coarsened<>{});
   time_policy(cu::register_tiled<>{});
+  time_policy(cu::streaming<>{});
+  if constexpr (Variants) {
+    if (opt.variants) {
+      namespace tb = tessera::bench;
+      auto variant = [&](auto policy, const char* tiles) {
+        const auto before = out.size();
+        time_policy(policy);
+        if (out.size() > before) out.back().policy += tiles;
+      };
+      variant(tb::streaming_32x4x64{}, "<32,4,64>");
+      variant(tb::streaming_32x16x32{}, "<32,16,32>");
+      variant(tb::streaming_64x4x64{}, "<64,4,64>");
+      variant(tb::streaming_32x8x128{}, "<32,8,128>");
+      variant(tb::streaming_32x8x16{}, "<32,8,16>");
+    }
+  }
   time_policy(cu::automatic{});
 }
 
 void print(const std::vector<result>& rs, double copy_gbs) {
-  std::printf("\n%-10s %-7s %-12s %-20s %9s %9s %9s %9s %8s %6s %8s  %s\n", "shape", "type", "size",
+  std::printf("\n%-10s %-7s %-12s %-30s %9s %9s %9s %9s %8s %6s %8s  %s\n", "shape", "type", "size",
               "policy", "med ms", "min ms", "max ms", "GCell/s", "GB/s", "frac", "vs naive", "note");
   for (const auto& r : rs) {
     if (!r.ran || r.median_ms == 0) {
-      std::printf("%-10s %-7s %-12s %-20s %9s %9s %9s %9s %8s %6s %8s  %s\n", r.shape.c_str(),
+      std::printf("%-10s %-7s %-12s %-30s %9s %9s %9s %9s %8s %6s %8s  %s\n", r.shape.c_str(),
                   r.precision.c_str(), r.size.c_str(), r.policy.c_str(), "-", "-", "-", "-", "-", "-", "-",
                   r.note.c_str());
       continue;
     }
-    std::printf("%-10s %-7s %-12s %-20s %9.3f %9.3f %9.3f %9.2f %8.0f %6.2f %8.2f  %s\n", r.shape.c_str(),
+    std::printf("%-10s %-7s %-12s %-30s %9.3f %9.3f %9.3f %9.2f %8.0f %6.2f %8.2f  %s\n", r.shape.c_str(),
                 r.precision.c_str(), r.size.c_str(), r.policy.c_str(), r.median_ms, r.min_ms, r.max_ms,
                 r.gcells, r.gbs, r.fraction, r.speedup, r.note.c_str());
   }
@@ -206,11 +225,12 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--smoke") opt.smoke = true;
+    else if (a == "--variants") opt.variants = true;
     else if (a == "--reps" && i + 1 < argc) opt.reps = std::max(1, std::atoi(argv[++i]));
     else if (a == "--csv" && i + 1 < argc) opt.csv = argv[++i];
     else if (a == "--json" && i + 1 < argc) opt.json = argv[++i];
     else if (a == "--help" || a == "-h") {
-      std::puts("usage: tessera-bench [--reps N (20)] [--csv FILE] [--json FILE] [--smoke]");
+      std::puts("usage: tessera-bench [--reps N (20)] [--csv FILE] [--json FILE] [--variants] [--smoke]");
       return 0;
     } else {
       std::fprintf(stderr, "tessera-bench: unknown argument '%s' (try --help)\n", a.c_str());
@@ -231,10 +251,10 @@ int main(int argc, char** argv) {
       using T = decltype(t);
       for (int n : opt.smoke ? std::vector<int>{19} : std::vector<int>{512, 256}) {
         const ts::extents<3> e{n, n, n};
-        run_case<ts::star<3, 1>, T>(opt, e, copy_gbs, rs, agree);
+        run_case<ts::star<3, 1>, T, true>(opt, e, copy_gbs, rs, agree);
         run_case<ts::star<3, 2>, T>(opt, e, copy_gbs, rs, agree);
-        run_case<ts::star<3, 4>, T>(opt, e, copy_gbs, rs, agree);
-        run_case<ts::box<3, 1>, T>(opt, e, copy_gbs, rs, agree);
+        run_case<ts::star<3, 4>, T, true>(opt, e, copy_gbs, rs, agree);
+        run_case<ts::box<3, 1>, T, true>(opt, e, copy_gbs, rs, agree);
       }
       for (int n : opt.smoke ? std::vector<int>{77} : std::vector<int>{8192, 4096}) {
         const ts::extents<2> e{n, n};

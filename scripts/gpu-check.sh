@@ -56,7 +56,7 @@ step "demo"
 
 if [[ "${GPU_CHECK_SKIP_BENCH:-0}" != 1 ]]; then
   step "benchmark"
-  "$build/perf/tessera-bench" --csv "$out/bench.csv" --json "$out/bench.json" 2>&1 | tee -a "$out/summary.txt" || status=1
+  "$build/perf/tessera-bench" ${BENCH_ARGS:-} --csv "$out/bench.csv" --json "$out/bench.json" 2>&1 | tee -a "$out/summary.txt" || status=1
 fi
 
 step "done: status $status"

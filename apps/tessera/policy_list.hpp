@@ -20,6 +20,7 @@ void for_each_cuda_policy([[maybe_unused]] F&& f) {
   f(cuda::tiled<>{});
   f(cuda::coarsened<>{});
   f(cuda::register_tiled<>{});
+  f(cuda::streaming<>{});
   f(cuda::automatic{});
 #endif
 }

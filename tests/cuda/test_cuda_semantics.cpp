@@ -80,6 +80,14 @@ TEST_CASE("launch record: the block each kernel ran with matches its policy") {
   r = run_and_check<register_tiled_64x8x4, ts::star<2, 1>, double>(ts::extents<2>{37, 53});
   CHECK(r.block[0] == 64);
   CHECK(r.block[1] == 1);
+  r = run_and_check<streaming_64x4x16, ts::box<3, 2>, float>(e3);
+  CHECK((r.block[0] == 64 && r.block[1] == 4 && r.block[2] == 1));
+  CHECK(r.grid[0] == 1);   // ceil(53 / 64)
+  CHECK(r.grid[1] == 8);   // ceil(29 / 4)
+  CHECK(r.grid[2] == 3);   // ceil(37 / 16)
+  r = run_and_check<streaming_64x4x16, ts::star<2, 3>, double>(ts::extents<2>{37, 53});
+  CHECK((r.block[0] == 64 && r.block[1] == 1));
+  CHECK(r.grid[1] == 3);   // ceil(37 / 16) rows
   // defaults, as documented in policy.hpp
   r = run_and_check<cu::naive<>, ts::star<3, 1>, float>(e3);
   CHECK((r.block[0] == 32 && r.block[1] == 8 && r.block[2] == 1));

@@ -3,6 +3,7 @@
 #include <tessera/cuda/kernels/coarsened.cuh>
 #include <tessera/cuda/kernels/naive.cuh>
 #include <tessera/cuda/kernels/register_tiled.cuh>
+#include <tessera/cuda/kernels/streaming.cuh>
 #include <tessera/cuda/kernels/tiled.cuh>
 
 #include "../support/shapes_under_test.hpp"
@@ -18,4 +19,8 @@ TESSERA_TEST_CUSTOM(tessera::cuda::tiled<>, float)
 TESSERA_TEST_CUSTOM(tessera::cuda::tiled<>, double)
 TESSERA_TEST_CUSTOM(tessera::cuda::coarsened<>, float)
 TESSERA_TEST_CUSTOM(tessera::cuda::coarsened<>, double)
+TESSERA_CUDA_INSTANTIATE(tessera::cuda::streaming<>, float, tessera::test::corner2d)
+TESSERA_CUDA_INSTANTIATE(tessera::cuda::streaming<>, float, tessera::test::skewed3d)
+TESSERA_CUDA_INSTANTIATE(tessera::cuda::streaming<>, double, tessera::test::corner2d)
+TESSERA_CUDA_INSTANTIATE(tessera::cuda::streaming<>, double, tessera::test::skewed3d)
 // register_tiled has no kernel for these shapes: its plan refuses them with a reason.

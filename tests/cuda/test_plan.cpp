@@ -136,3 +136,19 @@ TEST_CASE("plan: 2D marching kernels march along y with a 1D block") {
   CHECK(p.grid[1] == 2);
   CHECK(p.shared_bytes == 5 * 256 * sizeof(float));
 }
+
+TEST_CASE("plan: streaming has no halo threads and serves boxes; 1D is refused") {
+  const auto p = cu::make_plan<ts::box<3, 2>, float>(cu::streaming<>{}, ts::extents{37, 29, 53}, h100);
+  REQUIRE(p.ok());
+  CHECK((p.block[0] == 32 && p.block[1] == 8 && p.block[2] == 1));
+  CHECK(p.out_tile[0] == 32);
+  CHECK(p.out_tile[1] == 8);
+  CHECK(p.out_tile[2] == 64);
+  CHECK(p.grid[0] == 2);
+  CHECK(p.grid[1] == 4);
+  CHECK(p.grid[2] == 1);
+  CHECK(p.shared_bytes == 0);
+  const auto one = cu::make_plan<ts::star<1, 2>, float>(cu::streaming<>{}, ts::extents{100}, h100);
+  REQUIRE_FALSE(one.ok());
+  CHECK(contains(one.reason, "cuda::naive"));
+}

@@ -29,6 +29,8 @@ template <int A, int B, int C>
 struct strategy_of<coarsened<A, B, C>> { using type = coarsened<>; };
 template <int A, int B, int C>
 struct strategy_of<register_tiled<A, B, C>> { using type = register_tiled<>; };
+template <int A, int B, int C>
+struct strategy_of<streaming<A, B, C>> { using type = streaming<>; };
 template <class Policy>
 using strategy_of_t = typename strategy_of<Policy>::type;
 
@@ -41,6 +43,9 @@ template <class S, class T, int BX, int BY, int BZ, int Chunk>
 void launch_tiles(coarsened<>, const launch_plan&, const params_for<S, T>&, cudaStream_t);
 template <class S, class T, int BX, int BY, int BZ, int Chunk>
 void launch_tiles(register_tiled<>, const launch_plan&, const params_for<S, T>&, cudaStream_t);
+
+template <class S, class T, int BX, int BY, int BZ, int Chunk>
+void launch_tiles(streaming<>, const launch_plan&, const params_for<S, T>&, cudaStream_t);
 
 /// Launches `plan` for `Policy` (any tile parameters) on `stream`.
 template <class S, class T, class Policy>
@@ -57,6 +62,8 @@ inline constexpr bool has_kernel_v = true;
 template <int TX, int TY, int C, class S>
 inline constexpr bool has_kernel_v<register_tiled<TX, TY, C>, S> =
     S::rank >= 2 && shape_traits<S>::slow_axis_neighbours_on_axis;
+template <int TX, int TY, int C, class S>
+inline constexpr bool has_kernel_v<streaming<TX, TY, C>, S> = S::rank >= 2;
 
 }  // namespace tessera::cuda
 

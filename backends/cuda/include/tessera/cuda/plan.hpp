@@ -235,6 +235,28 @@ launch_plan make_plan(const register_tiled<TX, TY, C>&, const extents<S::rank>& 
   }
 }
 
+template <class S, class T, int BX, int BY, int C>
+launch_plan make_plan(const streaming<BX, BY, C>&, const extents<S::rank>& e, const device_limits& lim) {
+  using cfg = tile_config<streaming<BX, BY, C>, S::rank>;
+  launch_plan p;
+  p.strategy = "streaming";
+  if constexpr (S::rank == 1) {
+    p.reason = "streaming marches along the slowest axis of a 2D or 3D grid; a 1D grid has no "
+               "such axis: use cuda::naive or cuda::tiled";
+    return p;
+  } else {
+    p.block[0] = cfg::bx, p.block[1] = cfg::by, p.block[2] = 1;
+    p.chunk = cfg::chunk;
+    p.out_tile[0] = cfg::bx;
+    p.out_tile[1] = S::rank == 3 ? cfg::by : cfg::chunk;
+    p.out_tile[2] = S::rank == 3 ? cfg::chunk : 1;
+    for (int a = 0; a < 3; ++a)
+      p.grid[a] = detail::ceil_div(detail::virtual_extent(e, 2 - a), p.out_tile[a]);
+    detail::check_limits(p, lim);
+    return p;
+  }
+}
+
 /// True when `policy` can run shape S on extents e on a device with limits lim.
 template <class S, class T, class Policy>
 bool can_implement(const Policy& policy, const extents<S::rank>& e, const device_limits& lim,

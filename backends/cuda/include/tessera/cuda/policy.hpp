@@ -12,6 +12,9 @@
 //   register_tiled<TX, TY, Chunk>
 //                              as coarsened, but only the current plane is in shared memory;
 //                              the z-neighbours live in each thread's registers
+//   streaming<BX, BY, Chunk>   beyond the textbook: one thread per output column, marching
+//                              Chunk planes along z; the column's z-neighbours stay in
+//                              registers, all other neighbours come through L1/L2
 //   automatic                  picks one of the above (heuristic in automatic.hpp)
 #include <string>
 
@@ -65,6 +68,19 @@ struct coarsened {
 template <int TX = 0, int TY = 0, int Chunk = 0>
 struct register_tiled {
   static std::string name() { return "cuda:register-tiled"; }
+  template <class Space>
+  static constexpr bool reaches = detail::is_device_space<Space>;
+};
+
+/// z-streaming (2D: y-streaming): a BX x BY block owns a BX x BY tile of output columns
+/// (no halo threads) and marches Chunk planes along the slowest axis. Each thread keeps
+/// its own column's neighbours along that axis in registers, loading one new input value
+/// per step; every other neighbour is a load that hits L1/L2, because adjacent threads
+/// load the same lines. Serves every shape of rank 2 and 3. Defaults (0): 32 x 8, Chunk
+/// 64 (3D); 256 x 1, Chunk 64 (2D).
+template <int BX = 0, int BY = 0, int Chunk = 0>
+struct streaming {
+  static std::string name() { return "cuda:streaming"; }
   template <class Space>
   static constexpr bool reaches = detail::is_device_space<Space>;
 };

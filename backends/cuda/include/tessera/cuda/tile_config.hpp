@@ -53,4 +53,12 @@ struct tile_config<register_tiled<TX, TY, Chunk>, Rank> {
   static constexpr int chunk = detail::or_default(Chunk, 32);
 };
 
+template <int BX, int BY, int Chunk, int Rank>
+struct tile_config<streaming<BX, BY, Chunk>, Rank> {
+  static constexpr int bx = detail::or_default(BX, Rank == 3 ? 32 : 256);
+  static constexpr int by = Rank == 3 ? detail::or_default(BY, 8) : 1;
+  static constexpr int bz = 1;
+  static constexpr int chunk = detail::or_default(Chunk, 64);
+};
+
 }  // namespace tessera::cuda
