@@ -26,37 +26,27 @@ __global__ void __launch_bounds__(BX * BY) streaming_sweep(const params_for<S, T
   const T* __restrict__ col = p.in + gy * ys + gx;
   T* __restrict__ out_col = p.out + (mg::has_y ? gy * p.out_stride[1] : 0) + gx;
 
-  // window[j] = input at plane m + LO + j of this column; window[j - LO] is the centre of
-  // output m + j. Steps go in batches of Batch: the Batch new column values are loaded
-  // first, together, so each thread has Batch independent DRAM loads in flight (Little's
-  // law: ~3 MB must be in flight to keep an H200's HBM busy, ~8 KB per 2048-thread SM
-  // per round of one 4-byte load).
-  constexpr int Batch = 4, W = P + Batch - 1;
-  T window[W];
+  // window[j] = input at plane m + LO + j of this column; window[-LO] is the centre.
+  T window[P];
 #pragma unroll
   for (int q = 0; q < P - 1; ++q) window[q] = col[(m0 + LO + q) * ms];
 
-  for (index_t m = m0; m < m_end; m += Batch) {
+#pragma unroll 2
+  for (index_t m = m0; m < m_end; ++m) {
     const T* __restrict__ pm = col + m * ms;
-#pragma unroll
-    for (int j = 0; j < Batch; ++j) window[P - 1 + j] = m + j < m_end ? pm[(j + HI) * ms] : T(0);
-    tessera::detail::static_for<Batch>([&](auto jc) {
-      constexpr int J = decltype(jc)::value;
-      if (m + J >= m_end) return;
-      const T* __restrict__ pj = pm + J * ms;
-      T acc = 0;
-      tessera::detail::static_for<vs::size>([&](auto k) {
-        constexpr int K = decltype(k)::value;
-        constexpr int dm = mg::dm(K), dy = mg::dy(K), dx = mg::dx(K);
-        if constexpr (dy == 0 && dx == 0)
-          acc += p.c[K] * window[J + dm - LO];
-        else
-          acc += p.c[K] * __ldg(pj + dm * ms + dy * ys + dx);
-      });
-      out_col[(m + J) * oms] = acc;
+    window[P - 1] = pm[HI * ms];
+    T acc = 0;
+    tessera::detail::static_for<vs::size>([&](auto k) {
+      constexpr int K = decltype(k)::value;
+      constexpr int dm = mg::dm(K), dy = mg::dy(K), dx = mg::dx(K);
+      if constexpr (dy == 0 && dx == 0)
+        acc += p.c[K] * window[dm - LO];
+      else
+        acc += p.c[K] * __ldg(pm + dm * ms + dy * ys + dx);
     });
+    out_col[m * oms] = acc;
 #pragma unroll
-    for (int q = 0; q < P - 1; ++q) window[q] = window[q + Batch];
+    for (int q = 0; q < P - 1; ++q) window[q] = window[q + 1];
   }
 }
 
