@@ -28,7 +28,8 @@ namespace {
 struct options {
   int reps = 20;
   bool smoke = false;
-  bool variants = false;  // also time the streaming tile variants (variants.hpp)
+  bool variants = false;
+  bool quick = false;  // only the 3D 7-point and 27-point fp32 at 512^3 (for profilers)  // also time the streaming tile variants (variants.hpp)
   std::string csv, json;
 };
 
@@ -226,11 +227,12 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--smoke") opt.smoke = true;
     else if (a == "--variants") opt.variants = true;
+    else if (a == "--quick") opt.quick = true;
     else if (a == "--reps" && i + 1 < argc) opt.reps = std::max(1, std::atoi(argv[++i]));
     else if (a == "--csv" && i + 1 < argc) opt.csv = argv[++i];
     else if (a == "--json" && i + 1 < argc) opt.json = argv[++i];
     else if (a == "--help" || a == "-h") {
-      std::puts("usage: tessera-bench [--reps N (20)] [--csv FILE] [--json FILE] [--variants] [--smoke]");
+      std::puts("usage: tessera-bench [--reps N (20)] [--csv FILE] [--json FILE] [--variants] [--quick] [--smoke]");
       return 0;
     } else {
       std::fprintf(stderr, "tessera-bench: unknown argument '%s' (try --help)\n", a.c_str());
@@ -247,6 +249,11 @@ int main(int argc, char** argv) {
     const double copy_gbs = opt.smoke ? 1 : copy_bandwidth_gbs(opt.reps, std::size_t(1) << 30);
     std::vector<result> rs;
     bool agree = true;
+    if (opt.quick) {
+      const ts::extents<3> e{512, 512, 512};
+      run_case<ts::star<3, 1>, float>(opt, e, copy_gbs, rs, agree);
+      run_case<ts::box<3, 1>, float>(opt, e, copy_gbs, rs, agree);
+    }
     auto cubes = [&](auto t) {
       using T = decltype(t);
       for (int n : opt.smoke ? std::vector<int>{19} : std::vector<int>{512, 256}) {
@@ -262,8 +269,10 @@ int main(int argc, char** argv) {
         run_case<ts::box<2, 1>, T>(opt, e, copy_gbs, rs, agree);
       }
     };
-    cubes(float{});
-    cubes(double{});
+    if (!opt.quick) {
+      cubes(float{});
+      cubes(double{});
+    }
     if (!opt.smoke) print(rs, copy_gbs);
     if (!opt.csv.empty()) write_csv(opt.csv, rs, copy_gbs);
     if (!opt.json.empty()) write_json(opt.json, rs, copy_gbs, dev);
