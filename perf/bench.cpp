@@ -28,8 +28,8 @@ namespace {
 struct options {
   int reps = 20;
   bool smoke = false;
-  bool variants = false;
-  bool quick = false;  // only the 3D 7-point and 27-point fp32 at 512^3 (for profilers)  // also time the streaming tile variants (variants.hpp)
+  bool variants = false;  // also time the streaming tile variants (variants.hpp)
+  bool quick = false;     // only the 3D 7-point and 27-point fp32 at 512^3 (for profilers)
   std::string csv, json;
 };
 
