@@ -200,7 +200,7 @@ void write_csv(const std::string& path, const std::vector<result>& rs, double co
   f << "shape,precision,size,policy,median_ms,min_ms,max_ms,gcells_per_s,effective_gbs,fraction_of_copy,"
        "speedup_vs_naive,copy_gbs,note\n";
   for (const auto& r : rs)
-    f << '"' << r.shape << "\"," << r.precision << ',' << r.size << ',' << r.policy << ',' << r.median_ms << ','
+    f << '"' << r.shape << "\"," << r.precision << ',' << r.size << ",\"" << r.policy << "\"," << r.median_ms << ','
       << r.min_ms << ',' << r.max_ms << ',' << r.gcells << ',' << r.gbs << ',' << r.fraction << ',' << r.speedup
       << ',' << copy_gbs << ",\"" << r.note << "\"\n";
 }

@@ -101,6 +101,12 @@ TEST_CASE("launch record: the block each kernel ran with matches its policy") {
   r = run_and_check<cu::naive<32, 8, 1>, ts::box<3, 2>, double>(e3);
   CHECK((r.block[0] == 32 && r.block[1] == 8 && r.block[2] == 1));
   r = run_and_check<cu::automatic, ts::star<3, 1>, float>(e3);
+  CHECK(r.policy == "cuda:streaming");  // the documented choice for fp32 3D
+  r = run_and_check<cu::automatic, ts::star<3, 1>, double>(e3);
+  CHECK(r.policy == "cuda:naive");
+  r = run_and_check<cu::automatic, ts::star<3, 4>, double>(e3);
+  CHECK(r.policy == "cuda:streaming");
+  r = run_and_check<cu::automatic, ts::star<1, 2>, float>(ts::extents<1>{1001});
   CHECK(r.policy == "cuda:naive");
 }
 
@@ -175,7 +181,7 @@ TEST_CASE("validate a CUDA policy against Kokkos; the portable automatic runs an
   // tessera::automatic: device views -> cuda::automatic, host views -> host::parallel
   ts::View<float, 3, ts::CudaSpace> out("out", in.layout());
   ts::apply(ts::automatic{}, st, in, out);
-  CHECK(cu::last_launch().policy == "cuda:naive");
+  CHECK(cu::last_launch().policy == "cuda:streaming");
   ts::View<float, 3> out_h("out_h", in_h.layout()), ref("ref", in_h.layout());
   ts::apply(ts::automatic{}, st, in_h, ref);
   ts::deep_copy(out_h, out);

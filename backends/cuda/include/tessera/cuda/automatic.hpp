@@ -1,17 +1,19 @@
 #pragma once
-// cuda::automatic: picks a strategy per shape. Until the performance work replaces this
-// by a measured tuning table (per shape class, radius, precision, device), the choice is
-// cuda::naive<32, 8, 1> for every shape, because that is what measurement says of the
-// four textbook strategies. tessera-bench on an H200 (perf/RESULTS.md; fp32/fp64, 3D
-// 256^3 and 512^3, 2D 4096^2 and 8192^2; star radius 1, 2, 4 and box radius 1):
-//   - 3D, every shape and precision: naive is the fastest; register_tiled reaches
-//     0.74-0.85 of its speed, coarsened 0.52-0.89, tiled 0.14-0.49 (its 8^3 block
-//     leaves (8 - 2r)^3 computing threads: 27% at r = 1, 12.5% at r = 2, none at r = 4).
-//   - 2D fp32 at 8192^2: register_tiled (star) and coarsened (box) beat naive by 22% and
-//     12%; at 4096^2 they are level with it or 7% slower; fp64 2D: naive fastest.
-// On Hopper the L1/L2 caches already serve most of the neighbour reuse the textbook
-// kernels stage by hand, and those pay for it in halo threads, __syncthreads and fewer
-// resident blocks. naive is never below 0.82 of the best of the four in those cases.
+// cuda::automatic: picks a strategy per shape class and precision. Until the performance
+// work replaces this by a measured tuning table per device (with an on-first-use tuner),
+// the rule below is read off one tessera-bench run on an H200 (perf/RESULTS.md, run 2:
+// fp32/fp64; 3D 256^3 and 512^3, 2D 4096^2 and 8192^2; star radius 1, 2, 4, box radius 1):
+//   - fp32, rank 2 and 3: cuda::streaming. Best of all policies in 10 of 12 cases
+//     (1.1-1.3x naive); level with naive for star<3,2> at 256^3, and 0.26 vs 0.31 of copy
+//     bandwidth for star<3,4> at 256^3.
+//   - fp64: cuda::naive, except stars of radius >= 4 (streaming 0.49 vs 0.40 at 512^3,
+//     0.43 vs 0.38 at 256^3). For the other fp64 shapes naive is 1.05-1.6x streaming:
+//     with 8-byte elements naive already reaches 0.66-0.80 of copy and streaming's
+//     extra L2 traffic (see RESULTS.md) costs more than its register reuse saves.
+//   - rank 1: cuda::naive (streaming and register tiling need a slow axis).
+// The textbook tiled, coarsened and register_tiled kernels are never the fastest there.
+#include <type_traits>
+
 #include "tessera/cuda/dispatch.hpp"
 
 namespace tessera::cuda {
@@ -19,7 +21,9 @@ namespace tessera::cuda {
 /// The policy cuda::automatic runs for shape S (a type, so the choice is visible).
 template <class S, class T>
 struct automatic_choice {
-  using type = naive<>;  // 32 x 8 x 1
+  static constexpr bool wide_star = shape_traits<S>::slow_axis_neighbours_on_axis && shape_traits<S>::radius >= 4;
+  static constexpr bool use_streaming = S::rank >= 2 && (sizeof(T) <= 4 || wide_star);
+  using type = std::conditional_t<use_streaming, streaming<>, naive<>>;
 };
 
 template <class S, class T, int Rank, class Space>
