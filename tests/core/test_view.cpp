@@ -75,12 +75,3 @@ TEST_CASE("deep_copy copies ghosts too and rejects mismatched layouts naming bot
   CHECK(m.data() != a.data());
 }
 
-#ifdef TESSERA_DEBUG_BOUNDS
-TEST_CASE("accessor bounds checks name the view, the index and the extents") {
-  ts::View<float, 3> u("pressure", ts::extents{4, 5, 6}, 1);
-  CHECK_NOTHROW(u(-1, 5, 6));
-  CHECK_THROWS_WITH_AS(u(0, 6, 0), doctest::Contains("(0, 6, 0) is outside view 'pressure' (interior 4x5x6, ghost 1)"),
-                       ts::out_of_bounds_error);
-  CHECK_THROWS_AS(u(-2, 0, 0), ts::out_of_bounds_error);
-}
-#endif

@@ -51,8 +51,12 @@ struct view_accessor {
 #else
         std::string where, ext;
         for (int k = 0; k < Rank; ++k) {
-          where += (k ? ", " : "") + std::to_string(idx[k]);
-          ext += (k ? "x" : "") + std::to_string(n[k]);
+          if (k) {
+            where += ", ";
+            ext += 'x';
+          }
+          where += std::to_string(idx[k]);
+          ext += std::to_string(n[k]);
         }
         throw out_of_bounds_error("tessera: index (" + where + ") is outside view '" +
                                   std::string(label) + "' (interior " + ext + ", ghost " +
