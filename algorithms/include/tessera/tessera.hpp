@@ -1,5 +1,6 @@
 #pragma once
 // The umbrella header: everything a user of tessera needs.
+#include "tessera/core/boundary.hpp"
 #include "tessera/core/deep_copy.hpp"
 #include "tessera/core/extents.hpp"
 #include "tessera/core/fd.hpp"
@@ -15,5 +16,7 @@
 #endif
 #include "tessera/algorithms/apply.hpp"
 #include "tessera/algorithms/automatic.hpp"
+#include "tessera/algorithms/boundary_fill.hpp"
+#include "tessera/algorithms/iterate.hpp"
 #include "tessera/algorithms/compare.hpp"
 #include "tessera/algorithms/validate.hpp"

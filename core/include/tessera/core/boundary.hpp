@@ -1,0 +1,58 @@
+#pragma once
+// Boundary conditions as fills of the ghost layer, per face, between sweeps:
+//   dirichlet(v)  every ghost cell of the face holds v
+//   periodic      ghost cells copy the interior from the opposite side: u(-k) = u(n - k)
+//   neumann       zero gradient by mirroring about the face: u(-k) = u(k - 1),
+//                 u(n - 1 + k) = u(n - k)  (a centred difference across the face is 0)
+// Axes are filled in order 0, 1, 2, each over the full padded range of the axes before
+// it, so edges and corners take the values the later axis' rule gives them.
+// This header holds the value types and the index rule shared by host and device fills.
+#include <string>
+
+#include "tessera/core/array.hpp"
+#include "tessera/core/config.hpp"
+
+namespace tessera {
+
+enum class boundary_kind { dirichlet, periodic, neumann };
+
+struct boundary {
+  boundary_kind kind = boundary_kind::dirichlet;
+  double value = 0;  // dirichlet only
+  static constexpr boundary dirichlet(double v = 0) { return {boundary_kind::dirichlet, v}; }
+  static constexpr boundary periodic() { return {boundary_kind::periodic, 0}; }
+  static constexpr boundary neumann() { return {boundary_kind::neumann, 0}; }
+};
+
+inline std::string to_string(boundary_kind k) {
+  return k == boundary_kind::dirichlet ? "dirichlet" : k == boundary_kind::periodic ? "periodic" : "neumann";
+}
+
+/// One boundary per face: face 2d is the low side of axis d, face 2d + 1 the high side.
+/// Periodic must be set on both faces of an axis.
+template <int Rank>
+struct boundary_conditions {
+  array<boundary, 2 * Rank> faces{};
+
+  static constexpr boundary_conditions uniform(boundary b) {
+    boundary_conditions bc;
+    for (int f = 0; f < 2 * Rank; ++f) bc.faces[f] = b;
+    return bc;
+  }
+  constexpr boundary_conditions& set(int axis, boundary low, boundary high) {
+    faces[2 * axis] = low;
+    faces[2 * axis + 1] = high;
+    return *this;
+  }
+};
+
+namespace detail {
+/// For ghost coordinate i on an axis of n interior points (i < 0 or i >= n), the
+/// interior coordinate a periodic or mirrored fill copies from.
+TESSERA_HD constexpr index_t ghost_source(index_t i, index_t n, boundary_kind kind) {
+  if (kind == boundary_kind::periodic) return i < 0 ? i + n : i - n;
+  return i < 0 ? -1 - i : 2 * n - 1 - i;  // neumann: mirror about the face
+}
+}  // namespace detail
+
+}  // namespace tessera

@@ -1,0 +1,30 @@
+// iterate and boundary fills with CUDA views and policies.
+#include <doctest/doctest.h>
+
+#include "../support/cuda_support.hpp"
+#include "../support/iterate_checks.hpp"
+
+namespace ts = tessera;
+namespace cu = tessera::cuda;
+using namespace ts::test;
+
+#define TESSERA_ITERATE_CUDA_POLICIES cu::naive<>, cu::register_tiled<>, cu::streaming<>, cu::automatic
+
+TEST_CASE_TEMPLATE("iterate on the GPU: 3D heat, Dirichlet faces, discrete eigenvalue decay", P,
+                   TESSERA_ITERATE_CUDA_POLICIES) {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  check_heat_dirichlet<P, ts::CudaSpace, double>();
+  check_heat_dirichlet<P, ts::CudaSpace, float>();
+}
+
+TEST_CASE_TEMPLATE("iterate on the GPU: 1D heat, periodic and Neumann faces", P, cu::naive<>, cu::tiled<>,
+                   cu::coarsened<>) {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  check_heat_periodic_neumann<P, ts::CudaSpace, double>();
+  check_heat_periodic_neumann<P, ts::CudaSpace, float>();
+}
+
+TEST_CASE("fill_ghosts on the device follows the same rules as the host") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  check_fill_rules<ts::CudaSpace>();
+}

@@ -1,0 +1,139 @@
+#pragma once
+// Test bodies for iterate and boundary fills, written once and run per policy (host
+// and CUDA). Each boundary condition has an exact discrete eigenmode of the 2nd-order
+// Laplacian; explicit Euler multiplies it by (1 + a * lambda) per step, so after s steps
+// the field must equal (1 + a * lambda)^s times the initial mode to rounding.
+#include <cmath>
+#include <numbers>
+
+#include <doctest/doctest.h>
+
+#include "test_support.hpp"
+
+namespace tessera::test {
+
+/// Explicit Euler heat step u + a * Lap(u) as one stencil (a = D * dt).
+template <int Rank, class T>
+auto heat_step(const array<T, Rank>& h, T a) {
+  auto st = fd::laplacian<Rank, 2>(h);
+  for (auto& c : st.coeffs) c *= a;
+  st.coeffs[0] += 1;  // star order: the centre first
+  return st;
+}
+
+template <class T, int Rank, class Space>
+View<T, Rank, Space> on_space(const View<T, Rank, HostSpace>& h, const std::string& label) {
+  View<T, Rank, Space> v(label, h.layout());
+  deep_copy(v, h);
+  return v;
+}
+
+/// 3D heat with Dirichlet 0 faces: mode prod_d sin(pi (i_d + 1) h_d), h_d = 1 / (n_d + 1).
+template <class Policy, class Space, class T>
+void check_heat_dirichlet() {
+  const extents<3> n{11, 9, 13};
+  array<T, 3> h{};
+  double lambda = 0, inv_h2 = 0;
+  for (int d = 0; d < 3; ++d) {
+    h[d] = T(1) / T(n[d] + 1);
+    const double s = std::sin(std::numbers::pi * h[d] / 2);
+    lambda -= 4 / (double(h[d]) * h[d]) * s * s;
+    inv_h2 += 1 / (double(h[d]) * h[d]);
+  }
+  const T a = T(0.2 / inv_h2);  // stable: a * sum 4/h^2 = 0.8 < 2
+  View<T, 3, HostSpace> u0("u0", n, 1), expect("expect", n, 1);
+  poison(u0);  // ghosts hold sentinels: the fill must replace them
+  auto mode = [&](index_t z, index_t y, index_t x) {
+    return std::sin(std::numbers::pi * (z + 1) * h[0]) * std::sin(std::numbers::pi * (y + 1) * h[1]) *
+           std::sin(std::numbers::pi * (x + 1) * h[2]);
+  };
+  for_each_point<3>(n, 0, [&](auto z, auto y, auto x) { u0(z, y, x) = T(mode(z, y, x)); });
+  const int steps = 25;
+  const double factor = std::pow(1 + double(a) * lambda, steps);
+  for_each_point<3>(n, 0, [&](auto z, auto y, auto x) { expect(z, y, x) = T(factor * mode(z, y, x)); });
+
+  auto u = on_space<T, 3, Space>(u0, "u");
+  View<T, 3, Space> scratch("scratch", u0.layout());
+  iterate_options<T, 3, Space> opt;
+  opt.boundary = boundary_conditions<3>::uniform(boundary::dirichlet(0));
+  int calls = 0;
+  opt.every = 10;
+  opt.callback = [&](int step, const View<T, 3, Space>& cur) {
+    ++calls;
+    CHECK(step % 10 == 0);
+    CHECK(cur.data() == (step % 2 ? scratch.data() : u.data()));
+  };
+  const auto result = iterate(Policy{}, heat_step<3>(h, a), u, scratch, steps, opt);
+  CHECK(calls == 2);
+  CHECK(result.data() == scratch.data());  // odd number of steps
+  const auto r = create_mirror_copy(result);
+  const auto c = compare(r, expect);
+  INFO(Policy::name(), ": decay factor ", factor, ", max rel error ", c.max_rel_error);
+  CHECK(c.nonfinite == 0);
+  CHECK(c.max_rel_error <= (sizeof(T) == 8 ? 1e-12 : 2e-5));
+  CHECK(r(-1, 4, 4) == T(0));  // the result's ghosts are filled too
+}
+
+/// 1D heat: periodic mode cos(2 pi k x / n), Neumann mode cos(pi (x + 1/2) / n), h = 1.
+template <class Policy, class Space, class T>
+void check_heat_periodic_neumann() {
+  const index_t n = 40;
+  const T a = T(0.3);
+  const int steps = 17;
+  for (const auto kind : {boundary_kind::periodic, boundary_kind::neumann}) {
+    CAPTURE(to_string(kind));
+    const double w = kind == boundary_kind::periodic ? 2 * std::numbers::pi * 3 / n : std::numbers::pi / n;
+    const double shift = kind == boundary_kind::periodic ? 0.0 : 0.5;
+    const double lambda = -4 * std::pow(std::sin(w / 2), 2);
+    View<T, 1, HostSpace> u0("u0", extents<1>{n}, 1), expect("expect", extents<1>{n}, 1);
+    poison(u0);
+    const double factor = std::pow(1 + double(a) * lambda, steps);
+    for (index_t x = 0; x < n; ++x) {
+      u0(x) = T(std::cos(w * (x + shift)));
+      expect(x) = T(factor * std::cos(w * (x + shift)));
+    }
+    auto u = on_space<T, 1, Space>(u0, "u");
+    View<T, 1, Space> scratch("scratch", u0.layout());
+    iterate_options<T, 1, Space> opt;
+    opt.boundary = boundary_conditions<1>::uniform(boundary{kind, 0});
+    const auto result = iterate(Policy{}, heat_step<1>(array<T, 1>{T(1)}, a), u, scratch, steps, opt);
+    const auto c = compare(create_mirror_copy(result), expect);
+    INFO(Policy::name(), ": max abs error ", c.max_abs_error, ", factor ", factor);
+    CHECK(c.nonfinite == 0);
+    CHECK(c.max_abs_error <= (sizeof(T) == 8 ? 1e-13 : 1e-5));
+  }
+}
+
+/// Ghost values after a fill, checked cell by cell against the rules (2D, ghost 2,
+/// a different condition on each axis), including the corners.
+template <class Space>
+void check_fill_rules() {
+  const extents<2> n{5, 7};
+  View<double, 2, HostSpace> h("field", n, 2);
+  fill_random(h, 3);
+  const auto interior = create_mirror_copy(h);
+  boundary_conditions<2> bc;
+  bc.set(0, boundary::dirichlet(2.5), boundary::neumann());
+  bc.set(1, boundary::periodic(), boundary::periodic());
+  auto v = on_space<double, 2, Space>(h, "field_d");
+  fill_ghosts(v, bc);
+  View<double, 2, HostSpace> r("r", h.layout());
+  deep_copy(r, v);
+  // expected: axis 0 first, then axis 1 over the padded range of axis 0
+  auto axis0 = [&](index_t y, index_t x) -> double {
+    if (y < 0) return 2.5;
+    if (y >= n[0]) return interior(2 * n[0] - 1 - y, x);
+    return interior(y, x);
+  };
+  auto expect = [&](index_t y, index_t x) -> double {
+    const index_t xs = x < 0 ? x + n[1] : x >= n[1] ? x - n[1] : x;
+    return axis0(y, xs);
+  };
+  int bad = 0;
+  for_each_point<2>(n, 2, [&](index_t y, index_t x) { bad += !(r(y, x) == expect(y, x)); });
+  CHECK(bad == 0);
+  CHECK(r(-2, -2) == 2.5);
+  CHECK(r(6, 8) == interior(3, 1));  // mirrored row 3, periodic column 1
+}
+
+}  // namespace tessera::test
