@@ -3,6 +3,7 @@
 //   tessera             demo: a 3D 7-point Laplacian run with every policy in this build
 //                       (CUDA ones when a GPU is present), each validated against Kokkos
 //   tessera list        policies and shapes in this build, and the GPU if any
+//   tessera run ...     a problem (heat3d) with output files and validation; run --help
 //   tessera --help
 //
 // Exit codes: 0 success, 1 a run or validation failed, 2 bad usage.
@@ -11,22 +12,25 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <algorithm>
 #include <vector>
 
 #include "policy_list.hpp"
+#include "run_heat.hpp"
 
 namespace ts = tessera;
 
 namespace {
 
 constexpr const char* usage =
-    "usage: tessera [list | demo] [--size N] [--help]\n"
+    "usage: tessera [demo | list | run ...] [--size N] [--help]\n"
     "\n"
     "  (no command), demo   Run a 3D 7-point Laplacian (2nd order) sweep\n"
     "                       with every policy in this build and validate each against the\n"
     "                       Kokkos reference; prints a table. --size N sets the cube edge\n"
     "                       (default 96).\n"
     "  list                 Policies and shapes available in this build, and the GPU if any.\n"
+    "  run                  Run a problem; `tessera run --help` for its options.\n"
     "\n"
     "Exit status: 0 success, 1 a run or validation failed, 2 bad usage.\n";
 
@@ -125,9 +129,109 @@ int list() {
   return 0;
 }
 
+constexpr const char* run_usage =
+    "usage: tessera run --problem heat3d [--size N (64)] [--steps S (100)] [--order 2|4|6|8]\n"
+    "                   [--precision float|double] [--policy NAME (automatic)]\n"
+    "                   [--boundary dirichlet|periodic|neumann] [--dt DT] [--input FILE.npy]\n"
+    "                   [--output FILE.npy|FILE.vti] [--image FILE.png] [--validate]\n"
+    "\n"
+    "  heat3d: u_t = Laplacian(u) in the unit cube, explicit Euler, a hot Gaussian (or the\n"
+    "  --input field, whose shape sets the size); dt defaults to 0.9 x the stability limit\n"
+    "  and a larger one is refused. --validate repeats the run with kokkos:mdrange on the\n"
+    "  host and compares. Policy names: see `tessera list`. Not yet available: poisson2d,\n"
+    "  wave2d, --tol.\n";
+
+int usage_error(const std::string& msg, const char* text) {
+  std::fprintf(stderr, "tessera: %s\n\n%s", msg.c_str(), text);
+  return 2;
+}
+
+bool parse_int(const char* s, long lo, long hi, int& out) {
+  char* end = nullptr;
+  const long v = std::strtol(s, &end, 10);
+  if (*s == '\0' || *end != '\0' || v < lo || v > hi) return false;
+  out = static_cast<int>(v);
+  return true;
+}
+
+int run_command(int argc, char** argv, int first) {
+  ts::app::run_options o;
+  for (int i = first; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](const char* what) -> const char* {
+      if (i + 1 >= argc) return nullptr;
+      (void)what;
+      return argv[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      std::fputs(run_usage, stdout);
+      return 0;
+    } else if (a == "--validate") {
+      o.validate = true;
+    } else if (a == "--problem" || a == "--size" || a == "--steps" || a == "--order" || a == "--precision" ||
+               a == "--policy" || a == "--boundary" || a == "--dt" || a == "--input" || a == "--output" ||
+               a == "--image" || a == "--tol") {
+      const char* v = value(a.c_str());
+      if (!v) return usage_error(a + " needs a value", run_usage);
+      const std::string s = v;
+      if (a == "--problem") {
+        if (s == "poisson2d" || s == "wave2d") return usage_error("problem '" + s + "' is not available yet (heat3d is)", run_usage);
+        if (s != "heat3d") return usage_error("unknown problem '" + s + "'", run_usage);
+        o.problem = s;
+      } else if (a == "--size") {
+        if (!parse_int(v, 1, 2048, o.size)) return usage_error("--size wants an integer in [1, 2048], got '" + s + "'", run_usage);
+      } else if (a == "--steps") {
+        if (!parse_int(v, 0, 100000000, o.steps)) return usage_error("--steps wants an integer >= 0, got '" + s + "'", run_usage);
+      } else if (a == "--order") {
+        if (!parse_int(v, 2, 8, o.order) || o.order % 2) return usage_error("--order wants 2, 4, 6 or 8, got '" + s + "'", run_usage);
+      } else if (a == "--precision") {
+        if (s != "float" && s != "double") return usage_error("--precision wants float or double, got '" + s + "'", run_usage);
+        o.precision = s;
+      } else if (a == "--policy") {
+        const auto names = ts::app::policy_names();
+        if (std::find(names.begin(), names.end(), s) == names.end()) {
+          std::string all;
+          for (const auto& nm : names) all += " " + nm;
+          return usage_error("unknown policy '" + s + "'; this build has:" + all, run_usage);
+        }
+        o.policy = s;
+      } else if (a == "--boundary") {
+        if (s != "dirichlet" && s != "periodic" && s != "neumann")
+          return usage_error("--boundary wants dirichlet, periodic or neumann, got '" + s + "'", run_usage);
+        o.boundary = s;
+      } else if (a == "--dt") {
+        char* end = nullptr;
+        const double d = std::strtod(v, &end);
+        if (*end != '\0' || !(d > 0)) return usage_error("--dt wants a positive number, got '" + s + "'", run_usage);
+        o.dt = d;
+      } else if (a == "--input") {
+        o.input = s;
+      } else if (a == "--output") {
+        if (!ts::app::ends_with(s, ".npy") && !ts::app::ends_with(s, ".vti"))
+          return usage_error("--output wants a .npy or .vti file name, got '" + s + "'", run_usage);
+        o.output = s;
+      } else if (a == "--image") {
+        if (!ts::app::ends_with(s, ".png")) return usage_error("--image wants a .png file name, got '" + s + "'", run_usage);
+        o.image = s;
+      } else {
+        return usage_error("--tol applies to poisson2d, which is not available yet", run_usage);
+      }
+    } else {
+      return usage_error("unknown argument '" + a + "'", run_usage);
+    }
+  }
+  try {
+    return ts::app::run_problem(o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tessera run: %s\n", e.what());
+    return 1;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "run") return run_command(argc, argv, 2);
   std::string cmd = "demo";
   int n = 96;
   for (int i = 1; i < argc; ++i) {

@@ -1,0 +1,154 @@
+// .npy round trips and bad files, .vti layout, PNG structure, atomic writes.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <tessera/algorithms/heat.hpp>
+#include <tessera/io/npy.hpp>
+#include <tessera/io/png.hpp>
+#include <tessera/io/vti.hpp>
+
+#include "../support/test_support.hpp"
+
+namespace ts = tessera;
+namespace io = tessera::io;
+namespace fs = std::filesystem;
+using namespace ts::test;
+
+namespace {
+std::string scratch_path(const std::string& name) {
+  const auto dir = fs::temp_directory_path() / "tessera-tests";
+  fs::create_directories(dir);
+  return (dir / name).string();
+}
+std::string slurp(const std::string& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+void spit(const std::string& p, const std::string& bytes) {
+  std::ofstream f(p, std::ios::binary | std::ios::trunc);
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+template <class T, int Rank>
+void round_trip(const ts::extents<Rank>& e) {
+  ts::View<T, Rank> v("v", e, 2);
+  fill_random(v, 42);
+  const auto p = scratch_path("rt.npy");
+  io::write_npy(p, v);
+  const auto back = io::read_npy<T, Rank>(p, "back", 1);
+  CHECK(back.extents() == e);
+  CHECK(back.ghost() == 1);
+  CHECK(ts::compare(back, v).max_abs_error == 0);
+  const std::string bytes = slurp(p);
+  CHECK(bytes.size() % 64 == (static_cast<std::size_t>(e.size()) * sizeof(T)) % 64);  // header padded to 64
+}
+}  // namespace
+
+TEST_CASE("npy: round trips for float and double, rank 1 to 3") {
+  round_trip<float, 1>(ts::extents<1>{7});
+  round_trip<double, 2>(ts::extents<2>{5, 3});
+  round_trip<float, 3>(ts::extents<3>{4, 3, 6});
+  round_trip<double, 3>(ts::extents<3>{2, 5, 1});
+}
+
+TEST_CASE("npy: the header is what numpy writes") {
+  ts::View<double, 2> v("v", ts::extents{3, 4}, 0);
+  const auto p = scratch_path("hdr.npy");
+  io::write_npy(p, v);
+  const std::string b = slurp(p);
+  CHECK(b.substr(0, 8) == std::string("\x93NUMPY\x01\x00", 8));
+  CHECK(b.find("{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }") != std::string::npos);
+  ts::View<float, 1> w("w", ts::extents{5}, 0);
+  io::write_npy(p, w);
+  CHECK(slurp(p).find("'shape': (5,)") != std::string::npos);
+}
+
+TEST_CASE("npy: bad files give clear errors") {
+  ts::View<float, 2> v("v", ts::extents{3, 4}, 0);
+  const auto good = scratch_path("good.npy"), bad = scratch_path("bad.npy");
+  io::write_npy(good, v);
+  const std::string b = slurp(good);
+  CHECK_THROWS_WITH_AS((io::read_npy<float, 2>(scratch_path("missing.npy"), "x", 0)), doctest::Contains("cannot open"),
+                       io::io_error);
+  spit(bad, "PK\x03\x04 not numpy at all");
+  CHECK_THROWS_WITH_AS((io::read_npy<float, 2>(bad, "x", 0)), doctest::Contains("magic"), io::io_error);
+  CHECK_THROWS_WITH_AS((io::read_npy<double, 2>(good, "x", 0)), doctest::Contains("dtype '<f4'"), io::io_error);
+  CHECK_THROWS_WITH_AS((io::read_npy<float, 3>(good, "x", 0)), doctest::Contains("rank 2 (shape 3x4)"), io::io_error);
+  spit(bad, b.substr(0, b.size() - 5));
+  CHECK_THROWS_WITH_AS((io::read_npy<float, 2>(bad, "x", 0)), doctest::Contains("truncated"), io::io_error);
+  spit(bad, b.substr(0, 30));
+  CHECK_THROWS_WITH_AS((io::read_npy<float, 2>(bad, "x", 0)), doctest::Contains("truncated in its header"), io::io_error);
+  std::string fortran = b;
+  fortran.replace(fortran.find("False"), 5, "True ");
+  spit(bad, fortran);
+  CHECK_THROWS_WITH_AS((io::read_npy<float, 2>(bad, "x", 0)), doctest::Contains("Fortran order"), io::io_error);
+}
+
+TEST_CASE("vti: extents, type, and a raw payload of the interior in x-fastest order") {
+  ts::View<float, 3> v("v", ts::extents{2, 3, 4}, 1);
+  fill_random(v, 5);
+  const auto p = scratch_path("f.vti");
+  io::write_vti(p, v, "temperature", 0.5);
+  const std::string b = slurp(p);
+  CHECK(b.find("WholeExtent=\"0 3 0 2 0 1\"") != std::string::npos);
+  CHECK(b.find("type=\"Float32\" Name=\"temperature\"") != std::string::npos);
+  const auto start = b.find("<AppendedData encoding=\"raw\">\n_") + std::string("<AppendedData encoding=\"raw\">\n_").size();
+  std::uint64_t bytes = 0;
+  std::memcpy(&bytes, b.data() + start, 8);
+  CHECK(bytes == 24 * sizeof(float));
+  float first = 0, last = 0;
+  std::memcpy(&first, b.data() + start + 8, 4);
+  std::memcpy(&last, b.data() + start + 8 + 23 * 4, 4);
+  CHECK(first == v(0, 0, 0));
+  CHECK(last == v(1, 2, 3));
+  CHECK(b.substr(b.size() - 11) == "</VTKFile>\n");
+}
+
+TEST_CASE("png: signature, IHDR and size of a stored-deflate RGB image") {
+  ts::View<double, 3> v("v", ts::extents{3, 20, 30}, 1);
+  fill_random(v, 6);
+  v(1, 4, 5) = std::numeric_limits<double>::quiet_NaN();  // drawn, not fatal
+  const auto p = scratch_path("f.png");
+  io::write_png(p, v);
+  const std::string b = slurp(p);
+  CHECK(b.substr(0, 8) == std::string("\x89PNG\r\n\x1a\n", 8));
+  CHECK(b.substr(12, 4) == "IHDR");
+  auto be32 = [&](std::size_t at) {
+    return (std::uint32_t(std::uint8_t(b[at])) << 24) | (std::uint32_t(std::uint8_t(b[at + 1])) << 16) |
+           (std::uint32_t(std::uint8_t(b[at + 2])) << 8) | std::uint32_t(std::uint8_t(b[at + 3]));
+  };
+  CHECK(be32(16) == 30);  // width: x
+  CHECK(be32(20) == 20);  // height: y
+  const std::size_t raw = 20 * (1 + 3 * 30);
+  CHECK(b.size() == 8 + 25 + (12 + 2 + 5 + raw + 4) + 12);
+  CHECK(b.substr(b.size() - 8, 4) == "IEND");
+  // the CRC of IHDR, computed independently of the encoder's table-free loop
+  CHECK(be32(29) == io::detail::crc32(reinterpret_cast<const unsigned char*>(b.data() + 12), 17));
+  CHECK(io::detail::crc32(reinterpret_cast<const unsigned char*>("123456789"), 9) == 0xCBF43926u);
+}
+
+TEST_CASE("writes are atomic: a bad path throws and leaves nothing behind") {
+  ts::View<float, 2> v("v", ts::extents{3, 3}, 0);
+  const std::string p = scratch_path("no-such-folder/x.npy");
+  CHECK_THROWS_WITH_AS(io::write_npy(p, v), doctest::Contains("cannot open"), io::io_error);
+  CHECK_FALSE(fs::exists(p));
+  CHECK_FALSE(fs::exists(p + ".tmp-tessera"));
+  const std::string q = scratch_path("atomic.npy");
+  io::write_npy(q, v);
+  CHECK(fs::exists(q));
+  CHECK_FALSE(fs::exists(q + ".tmp-tessera"));
+}
+
+TEST_CASE("heat_step: a time step above the stability limit is refused with the limit") {
+  const ts::array<double, 3> h{0.1, 0.1, 0.1};
+  const double limit = ts::heat_stability_limit<3, 2>(1.0, h);
+  CHECK(limit == doctest::Approx(0.01 * 2 / 12));  // 2 / (3 * 4 / h^2)
+  CHECK_NOTHROW((ts::heat_step<3, 2>(1.0, 0.99 * limit, h)));
+  CHECK_THROWS_WITH_AS((ts::heat_step<3, 2>(1.0, 1.01 * limit, h)), doctest::Contains("stability limit dt <= 0.001667"),
+                       ts::invalid_argument_error);
+  // higher orders have a larger spectral radius: 16/3 per axis at order 4
+  CHECK(ts::heat_stability_limit<1, 4>(1.0, ts::array<double, 1>{1.0}) == doctest::Approx(2.0 / (16.0 / 3)));
+}
