@@ -18,5 +18,6 @@
 #include "tessera/algorithms/automatic.hpp"
 #include "tessera/algorithms/boundary_fill.hpp"
 #include "tessera/algorithms/iterate.hpp"
+#include "tessera/algorithms/reduce.hpp"
 #include "tessera/algorithms/compare.hpp"
 #include "tessera/algorithms/validate.hpp"
