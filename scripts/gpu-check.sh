@@ -51,8 +51,14 @@ for p in "${pids[@]}"; do wait "$p" || status=1; done
 # one file back: every sanitizer log, each headed by its name
 for f in "$build"/sanitizer-*.log; do echo "##### $(basename "$f")"; cat "$f"; done >"$out/sanitizer.log"
 
-step "demo"
-"$build/apps/tessera/tessera" 2>&1 | tee -a "$out/summary.txt" || status=1
+step "demo, validate, heat3d run"
+{ "$build/apps/tessera/tessera" || status=1
+  for p in cuda:naive cuda:tiled cuda:coarsened cuda:register-tiled cuda:streaming cuda:automatic; do
+    "$build/apps/tessera/tessera" validate --policy "$p" | tail -1 | sed "s/^/$p: /" || status=1
+  done
+  "$build/apps/tessera/tessera" run --problem heat3d --size 64 --steps 100 --output "$build/heat.vti" \
+    --image "$out/heat.png" --validate || status=1
+} 2>&1 | tee -a "$out/summary.txt"
 
 if [[ "${GPU_CHECK_SKIP_BENCH:-0}" != 1 ]]; then
   step "benchmark"

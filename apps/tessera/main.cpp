@@ -17,13 +17,14 @@
 
 #include "policy_list.hpp"
 #include "run_heat.hpp"
+#include "validate_all.hpp"
 
 namespace ts = tessera;
 
 namespace {
 
 constexpr const char* usage =
-    "usage: tessera [demo | list | run ...] [--size N] [--help]\n"
+    "usage: tessera [demo | list | run ... | validate [--policy NAME]] [--size N] [--help]\n"
     "\n"
     "  (no command), demo   Run a 3D 7-point Laplacian (2nd order) sweep\n"
     "                       with every policy in this build and validate each against the\n"
@@ -31,6 +32,8 @@ constexpr const char* usage =
     "                       (default 96).\n"
     "  list                 Policies and shapes available in this build, and the GPU if any.\n"
     "  run                  Run a problem; `tessera run --help` for its options.\n"
+    "  validate             Every built-in shape, float and double, swept by --policy NAME\n"
+    "                       (default automatic) and by Kokkos on random data; a table.\n"
     "\n"
     "Exit status: 0 success, 1 a run or validation failed, 2 bad usage.\n";
 
@@ -232,6 +235,27 @@ int run_command(int argc, char** argv, int first) {
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "run") return run_command(argc, argv, 2);
+  if (argc > 1 && std::string(argv[1]) == "validate") {
+    std::string policy = "automatic";
+    for (int i = 2; i < argc; ++i) {
+      const std::string a = argv[i];
+      if (a == "--policy" && i + 1 < argc) policy = argv[++i];
+      else if (a == "--help" || a == "-h") return std::fputs(usage, stdout), 0;
+      else return usage_error("unknown argument '" + a + "' for validate", usage);
+    }
+    try {
+      const int rc = ts::app::validate_all(policy);
+      if (rc == 2) {
+        std::string all;
+        for (const auto& nm : ts::app::policy_names()) all += " " + nm;
+        return usage_error("unknown policy '" + policy + "'; this build has:" + all, usage);
+      }
+      return rc;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "tessera validate: %s\n", e.what());
+      return 1;
+    }
+  }
   std::string cmd = "demo";
   int n = 96;
   for (int i = 1; i < argc; ++i) {
