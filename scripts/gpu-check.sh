@@ -54,11 +54,13 @@ for f in "$build"/sanitizer-*.log; do echo "##### $(basename "$f")"; cat "$f"; d
 step "demo, validate, heat3d run"
 { "$build/apps/tessera/tessera" || status=1
   for p in cuda:naive cuda:tiled cuda:coarsened cuda:register-tiled cuda:streaming cuda:automatic; do
-    "$build/apps/tessera/tessera" validate --policy "$p" | tail -1 | sed "s/^/$p: /" || status=1
+    "$build/apps/tessera/tessera" validate --policy "$p" >"$build/validate.log" 2>&1 || status=1
+    echo "$p: $(tail -1 "$build/validate.log")"
   done
   "$build/apps/tessera/tessera" run --problem heat3d --size 64 --steps 100 --output "$build/heat.vti" \
     --image "$out/heat.png" --validate || status=1
-} 2>&1 | tee -a "$out/summary.txt"
+} >"$build/apps.log" 2>&1
+cat "$build/apps.log" | tee -a "$out/summary.txt"
 
 if [[ "${GPU_CHECK_SKIP_BENCH:-0}" != 1 ]]; then
   step "benchmark"
