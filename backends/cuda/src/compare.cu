@@ -10,6 +10,7 @@
 
 #include "tessera/core/cuda_check.hpp"
 #include "tessera/cuda/compare.hpp"
+#include "tessera/cuda/interior_pair.hpp"
 
 namespace tessera::cuda::detail {
 namespace {
@@ -47,14 +48,9 @@ template <class T, int Rank>
 struct point_error {
   view_accessor<const T, Rank> a, b;
   __host__ __device__ partial operator()(index_t i) const {
-    index_t off_a = 0, off_b = 0, rest = i;
-    for (int d = Rank - 1; d >= 0; --d) {
-      const index_t c = rest % a.n[d];
-      rest /= a.n[d];
-      off_a += c * a.stride[d];
-      off_b += c * b.stride[d];
-    }
-    const double va = static_cast<double>(a.origin[off_a]), vb = static_cast<double>(b.origin[off_b]);
+    T xa, xb;
+    interior_pair<T, Rank>{a, b}.load(i, xa, xb);
+    const double va = static_cast<double>(xa), vb = static_cast<double>(xb);
     partial p{0, -1, 0, 0, 0, 0, -1};
     if (!isfinite(va) || !isfinite(vb)) {
       p.nonfinite = 1;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "tessera/core/cuda_check.hpp"
+#include "tessera/cuda/interior_pair.hpp"
 #include "tessera/cuda/reduce.hpp"
 #include "tessera/cuda/runtime.hpp"
 
@@ -17,15 +18,10 @@ struct point_term {
   view_accessor<const T, Rank> a, b;
   reduction_kind kind;
   __host__ __device__ double operator()(index_t i) const {
-    index_t oa = 0, ob = 0, rest = i;
-    for (int d = Rank - 1; d >= 0; --d) {
-      const index_t c = rest % a.n[d];
-      rest /= a.n[d];
-      oa += c * a.stride[d];
-      ob += c * b.stride[d];
-    }
-    const double x = static_cast<double>(a.origin[oa]);
-    if (kind == reduction_kind::dot) return x * static_cast<double>(b.origin[ob]);
+    T xa, xb;
+    interior_pair<T, Rank>{a, b}.load(i, xa, xb);
+    const double x = static_cast<double>(xa);
+    if (kind == reduction_kind::dot) return x * static_cast<double>(xb);
     if (kind == reduction_kind::sum_squares) return x * x;
     return fabs(x);
   }
