@@ -45,13 +45,9 @@ struct tile_config<coarsened<TX, TY, Chunk>, Rank> {
   static constexpr int chunk = detail::or_default(Chunk, Rank == 1 ? 8 : 32);
 };
 
+/// Register tiling marches like coarsening, with the same tiles (1D is refused by its plan).
 template <int TX, int TY, int Chunk, int Rank>
-struct tile_config<register_tiled<TX, TY, Chunk>, Rank> {
-  static constexpr int bx = detail::or_default(TX, Rank == 3 ? 32 : 256);
-  static constexpr int by = Rank == 3 ? detail::or_default(TY, 32) : 1;
-  static constexpr int bz = 1;
-  static constexpr int chunk = detail::or_default(Chunk, 32);
-};
+struct tile_config<register_tiled<TX, TY, Chunk>, Rank> : tile_config<coarsened<TX, TY, Chunk>, Rank> {};
 
 template <int BX, int BY, int Chunk, int Rank>
 struct tile_config<streaming<BX, BY, Chunk>, Rank> {
