@@ -1,7 +1,8 @@
 # Finds Kokkos and provides the imported target tessera::kokkos.
 #
-# 1. An upstream Kokkos 4.x/5.x install (find_package(Kokkos 4 CONFIG), e.g. with
-#    -DKokkos_ROOT=/opt/kokkos): tessera::kokkos forwards to Kokkos::kokkos.
+# 1. An upstream Kokkos install: any version when -DKokkos_ROOT=<prefix> (or the
+#    environment variable) names it, else a 4.x/5.x config found on the default paths;
+#    tessera::kokkos forwards to Kokkos::kokkos.
 # 2. Otherwise Debian/Ubuntu's libtrilinos-kokkos-dev (Kokkos 3.4, Serial only), whose
 #    KokkosConfig.cmake points at a non-existent /usr/lib/include: the header
 #    Kokkos_Core.hpp (in include/trilinos) and libtrilinos_kokkoscore are found directly,
@@ -15,7 +16,13 @@ endif()
 
 set(TESSERA_KOKKOS_PREFIX "" CACHE PATH "Extra prefix searched for a Trilinos-packaged Kokkos (headers in include/trilinos)")
 
-find_package(Kokkos 4 CONFIG QUIET)
+if(Kokkos_ROOT OR DEFINED ENV{Kokkos_ROOT})
+  # The user pointed at an install: use it whatever its version, and fail loudly if not.
+  find_package(Kokkos CONFIG REQUIRED)
+else()
+  # Otherwise only an upstream 4.x/5.x config counts: Debian's 3.4 config is broken.
+  find_package(Kokkos 4 CONFIG QUIET)
+endif()
 if(Kokkos_FOUND AND TARGET Kokkos::kokkos)
   add_library(tessera::kokkos INTERFACE IMPORTED GLOBAL)
   target_link_libraries(tessera::kokkos INTERFACE Kokkos::kokkos)
