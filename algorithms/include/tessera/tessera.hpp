@@ -19,5 +19,7 @@
 #include "tessera/algorithms/boundary_fill.hpp"
 #include "tessera/algorithms/iterate.hpp"
 #include "tessera/algorithms/reduce.hpp"
+#include "tessera/algorithms/source_term.hpp"
+#include "tessera/algorithms/poisson.hpp"
 #include "tessera/algorithms/compare.hpp"
 #include "tessera/algorithms/validate.hpp"

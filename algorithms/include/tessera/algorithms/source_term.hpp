@@ -1,0 +1,56 @@
+#pragma once
+// apply_with_source(policy, stencil, in, alpha, f, out): out = stencil(in) + alpha * f on
+// every policy — the form Jacobi (f = right-hand side) and leapfrog (f = the previous
+// time level) need. Today it is the sweep followed by one fused multiply-add pass over
+// the interior (one extra read of f and read-write of out); fusing the term into the
+// kernels is a performance item. f may be `in` but must not share memory with `out`.
+#include <string>
+
+#include "tessera/algorithms/apply.hpp"
+#if TESSERA_ENABLE_CUDA
+#include "tessera/cuda/elementwise.hpp"
+#endif
+
+namespace tessera {
+
+/// out += alpha * f over the interior (host or device).
+template <class T, int Rank, class Space>
+void add_scaled(const View<T, Rank, Space>& out, T alpha, const View<T, Rank, Space>& f) {
+  if (!(out.extents() == f.extents()))
+    throw extent_mismatch_error("tessera::add_scaled: " + out.describe() + " and " + f.describe() +
+                                " have different interior extents");
+  if constexpr (Space::host_accessible) {
+    const auto o = out.accessor();
+    const view_accessor<const T, Rank> a = f.accessor();
+    const auto& n = out.extents();
+    if constexpr (Rank == 1) {
+      for (index_t x = 0; x < n[0]; ++x) o(x) += alpha * a(x);
+    } else if constexpr (Rank == 2) {
+#pragma omp parallel for
+      for (index_t y = 0; y < n[0]; ++y)
+        for (index_t x = 0; x < n[1]; ++x) o(y, x) += alpha * a(y, x);
+    } else {
+#pragma omp parallel for collapse(2)
+      for (index_t z = 0; z < n[0]; ++z)
+        for (index_t y = 0; y < n[1]; ++y)
+          for (index_t x = 0; x < n[2]; ++x) o(z, y, x) += alpha * a(z, y, x);
+    }
+  } else {
+#if TESSERA_ENABLE_CUDA
+    cuda::add_scaled_device<T, Rank>(out.accessor(), alpha, f.accessor());
+#endif
+  }
+}
+
+template <execution_policy Policy, class S, class T, int Rank, class Space>
+void apply_with_source(const Policy& policy, const stencil<S, T>& st, const View<T, Rank, Space>& in, T alpha,
+                       const View<T, Rank, Space>& f, const View<T, Rank, Space>& out) {
+  if (!f.is_allocated()) throw invalid_argument_error("tessera::apply_with_source: the source view is unallocated");
+  if (f.data() == out.data())
+    throw aliasing_error("tessera::apply_with_source(" + Policy::name() + "): source " + f.describe() +
+                         " is the output " + out.describe() + "; the sweep would overwrite it before it is added");
+  apply(policy, st, in, out);
+  add_scaled(out, alpha, f);
+}
+
+}  // namespace tessera

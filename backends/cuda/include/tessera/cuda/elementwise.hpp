@@ -1,0 +1,14 @@
+#pragma once
+// Element-wise updates of a view's interior on the device: out += alpha * f.
+#include <cuda_runtime_api.h>
+
+#include "tessera/core/accessor.hpp"
+
+namespace tessera::cuda {
+
+/// Defined in backends/cuda/src/elementwise.cu for float/double, rank 1-3.
+template <class T, int Rank>
+void add_scaled_device(const view_accessor<T, Rank>& out, T alpha, const view_accessor<const T, Rank>& f,
+                       cudaStream_t stream = nullptr);
+
+}  // namespace tessera::cuda
