@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "policy_list.hpp"
-#include "run_heat.hpp"
+#include "run_2d.hpp"
 #include "validate_all.hpp"
 
 namespace ts = tessera;
@@ -133,7 +133,8 @@ int list() {
 }
 
 constexpr const char* run_usage =
-    "usage: tessera run --problem heat3d [--size N (64)] [--steps S (100)] [--order 2|4|6|8]\n"
+    "usage: tessera run --problem heat3d|poisson2d|wave2d [--size N (64)] [--steps S (100)] [--tol E]\n"
+    "                   [--order 2|4|6|8]\n"
     "                   [--precision float|double] [--policy NAME (automatic)]\n"
     "                   [--boundary dirichlet|periodic|neumann] [--dt DT] [--input FILE.npy]\n"
     "                   [--output FILE.npy|FILE.vti] [--image FILE.png] [--validate]\n"
@@ -141,8 +142,11 @@ constexpr const char* run_usage =
     "  heat3d: u_t = Laplacian(u) in the unit cube, explicit Euler, a hot Gaussian (or the\n"
     "  --input field, whose shape sets the size); dt defaults to 0.9 x the stability limit\n"
     "  and a larger one is refused. --validate repeats the run with kokkos:mdrange on the\n"
-    "  host and compares. Policy names: see `tessera list`. Not yet available: poisson2d,\n"
-    "  wave2d, --tol.\n";
+    "  host and compares. Policy names: see `tessera list`.\n"
+    "  poisson2d: Laplacian(u) = f in the unit square, Dirichlet 0, f from the exact\n"
+    "  u = sin(pi x) sin(pi y); Jacobi until the residual is --tol x max|f| (--steps caps\n"
+    "  the iterations); reports the error against the exact solution.\n"
+    "  wave2d: u_tt = Laplacian(u), leapfrog, a Gaussian pulse at rest.\n";
 
 int usage_error(const std::string& msg, const char* text) {
   std::fprintf(stderr, "tessera: %s\n\n%s", msg.c_str(), text);
@@ -178,13 +182,14 @@ int run_command(int argc, char** argv, int first) {
       if (!v) return usage_error(a + " needs a value", run_usage);
       const std::string s = v;
       if (a == "--problem") {
-        if (s == "poisson2d" || s == "wave2d") return usage_error("problem '" + s + "' is not available yet (heat3d is)", run_usage);
-        if (s != "heat3d") return usage_error("unknown problem '" + s + "'", run_usage);
+        if (s != "heat3d" && s != "poisson2d" && s != "wave2d")
+          return usage_error("unknown problem '" + s + "' (heat3d, poisson2d, wave2d)", run_usage);
         o.problem = s;
       } else if (a == "--size") {
         if (!parse_int(v, 1, 2048, o.size)) return usage_error("--size wants an integer in [1, 2048], got '" + s + "'", run_usage);
       } else if (a == "--steps") {
         if (!parse_int(v, 0, 100000000, o.steps)) return usage_error("--steps wants an integer >= 0, got '" + s + "'", run_usage);
+        o.steps_given = true;
       } else if (a == "--order") {
         if (!parse_int(v, 2, 8, o.order) || o.order % 2) return usage_error("--order wants 2, 4, 6 or 8, got '" + s + "'", run_usage);
       } else if (a == "--precision") {
@@ -217,12 +222,21 @@ int run_command(int argc, char** argv, int first) {
         if (!ts::app::ends_with(s, ".png")) return usage_error("--image wants a .png file name, got '" + s + "'", run_usage);
         o.image = s;
       } else {
-        return usage_error("--tol applies to poisson2d, which is not available yet", run_usage);
+        char* end = nullptr;
+        const double t = std::strtod(v, &end);
+        if (*end != '\0' || !(t > 0) || !(t < 1)) return usage_error("--tol wants a number in (0, 1), got '" + s + "'", run_usage);
+        o.tol = t;
       }
     } else {
       return usage_error("unknown argument '" + a + "'", run_usage);
     }
   }
+  if (o.problem != "heat3d" && o.order != 2)
+    return usage_error(o.problem + " uses the 2nd-order Laplacian; --order applies to heat3d", run_usage);
+  if (o.problem == "poisson2d" && o.boundary != "dirichlet")
+    return usage_error("poisson2d solves with Dirichlet boundaries (periodic/Neumann Poisson problems are singular)", run_usage);
+  if (o.tol && o.problem != "poisson2d") return usage_error("--tol applies to poisson2d", run_usage);
+  if (!o.input.empty() && o.problem != "heat3d") return usage_error("--input applies to heat3d", run_usage);
   try {
     return ts::app::run_problem(o);
   } catch (const std::exception& e) {

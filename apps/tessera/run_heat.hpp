@@ -24,6 +24,8 @@ struct run_options {
   std::string problem = "heat3d";
   int size = 64;
   int steps = 100;
+  bool steps_given = false;
+  std::optional<double> tol;  // poisson2d
   int order = 2;
   std::string precision = "double";
   std::string policy = "automatic";
@@ -130,7 +132,14 @@ int run_heat3d(const run_options& o) {
   return status;
 }
 
+template <class T>
+int run_poisson2d(const run_options& o);
+template <class T>
+int run_wave2d(const run_options& o);
+
 inline int run_problem(const run_options& o) {
+  if (o.problem == "poisson2d") return o.precision == "float" ? run_poisson2d<float>(o) : run_poisson2d<double>(o);
+  if (o.problem == "wave2d") return o.precision == "float" ? run_wave2d<float>(o) : run_wave2d<double>(o);
   auto by_order = [&](auto t) {
     using T = decltype(t);
     switch (o.order) {

@@ -16,3 +16,8 @@ TEST_CASE_TEMPLATE("Jacobi converges to a manufactured Poisson solution at secon
                    ts::host::serial) {
   check_jacobi_order<P, ts::HostSpace>();
 }
+
+TEST_CASE_TEMPLATE("leapfrog keeps the discrete standing wave exactly", P, ts::host::serial, ts::host::parallel,
+                   ts::kokkos::mdrange) {
+  check_wave_mode<P, ts::HostSpace>();
+}

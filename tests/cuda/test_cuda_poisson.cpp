@@ -19,3 +19,9 @@ TEST_CASE("Jacobi on the GPU converges to the manufactured solution at second or
   TESSERA_REQUIRE_CUDA_DEVICE();
   check_jacobi_order<cu::automatic, ts::CudaSpace>();
 }
+
+TEST_CASE_TEMPLATE("leapfrog on the GPU keeps the discrete standing wave", P, cu::naive<>, cu::streaming<>,
+                   cu::register_tiled<>) {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  check_wave_mode<P, ts::CudaSpace>();
+}

@@ -61,3 +61,38 @@ void check_jacobi_order() {
 }
 
 }  // namespace tessera::test
+
+namespace tessera::test {
+
+/// Leapfrog on the standing mode sin(pi x) sin(pi y) with Dirichlet 0: started from the
+/// exact discrete levels u^0 = m, u^1 = cos(theta) m, it stays u^n = cos(n theta) m with
+/// cos(theta) = 1 + (c dt)^2 lambda / 2, lambda the discrete Laplacian's eigenvalue.
+template <class Policy, class Space>
+void check_wave_mode() {
+  const int n = 31;
+  const double h = 1.0 / (n + 1), c = 1.0, dt = 0.5 * h;
+  const double lambda = -2 * 4 / (h * h) * std::pow(std::sin(std::numbers::pi * h / 2), 2);
+  const double theta = std::acos(1 + c * c * dt * dt * lambda / 2);
+  View<double, 2, HostSpace> m("m", extents<2>{n, n}, 1), u1("u1", extents<2>{n, n}, 1);
+  for_each_point<2>(m.extents(), 0, [&](auto y, auto x) {
+    m(y, x) = std::sin(std::numbers::pi * (x + 1) * h) * std::sin(std::numbers::pi * (y + 1) * h);
+    u1(y, x) = std::cos(theta) * m(y, x);
+  });
+  auto prev = on_space<double, 2, Space>(m, "u0");
+  auto cur = on_space<double, 2, Space>(u1, "u1");
+  View<double, 2, Space> next("u2", m.layout());
+  const int steps = 60;
+  const auto st = wave_step<2>(c, dt, array<double, 2>{h, h});
+  const auto r = leapfrog(Policy{}, st, prev, cur, next, steps, boundary_conditions<2>::uniform(boundary::dirichlet(0)));
+  const auto rh = create_mirror_copy(r);
+  double err = 0;
+  for_each_point<2>(m.extents(), 0, [&](auto y, auto x) {
+    err = std::fmax(err, std::fabs(rh(y, x) - std::cos((steps + 1) * theta) * m(y, x)));
+  });
+  INFO(Policy::name(), ": max error ", err, " after ", steps, " steps (cos(n theta) = ", std::cos((steps + 1) * theta), ")");
+  CHECK(err < 1e-12);
+  CHECK_THROWS_WITH_AS((wave_step<2>(c, 0.8 * h, array<double, 2>{h, h})), doctest::Contains("stability limit"),
+                       invalid_argument_error);
+}
+
+}  // namespace tessera::test

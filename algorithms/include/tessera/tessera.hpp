@@ -21,5 +21,6 @@
 #include "tessera/algorithms/reduce.hpp"
 #include "tessera/algorithms/source_term.hpp"
 #include "tessera/algorithms/poisson.hpp"
+#include "tessera/algorithms/wave.hpp"
 #include "tessera/algorithms/compare.hpp"
 #include "tessera/algorithms/validate.hpp"

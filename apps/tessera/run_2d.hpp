@@ -1,0 +1,136 @@
+#pragma once
+// `tessera run --problem poisson2d | wave2d`.
+//   poisson2d: Laplacian(u) = f in the unit square, Dirichlet 0, f manufactured from
+//              u = sin(pi x) sin(pi y); Jacobi to --tol (relative residual); the error
+//              against that exact solution is reported. --steps caps the iterations.
+//   wave2d:    u_tt = Laplacian(u), leapfrog, a Gaussian pulse at rest; dt defaults to
+//              0.9 x the stability limit and a larger one is refused.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+
+#include "run_heat.hpp"
+
+namespace tessera::app {
+
+template <class T>
+void write_outputs_2d(const run_options& o, const View<T, 2, HostSpace>& u, double h, const char* name) {
+  if (!o.output.empty()) {
+    if (ends_with(o.output, ".npy")) io::write_npy(o.output, u);
+    else io::write_vti(o.output, u, name, h);
+    std::printf("  wrote %s\n", o.output.c_str());
+  }
+  if (!o.image.empty()) {
+    io::write_png(o.image, u);
+    std::printf("  wrote %s\n", o.image.c_str());
+  }
+}
+
+inline int report_validation(double diff, double scale, double tol) {
+  const double scaled = diff / std::max(scale, 1e-300);
+  const bool ok = scaled <= tol;
+  std::printf("  validation vs kokkos:mdrange on %s: max |diff| %.3e (%.3e of max|u|, tolerance %.1e): %s\n",
+              kokkos::execution_space_name().c_str(), diff, scaled, tol, ok ? "pass" : "FAIL");
+  return ok ? 0 : 1;
+}
+
+template <class T>
+int run_poisson2d(const run_options& o) {
+  const int n = o.size;
+  const T h = T(1.0 / (n + 1));
+  View<T, 2, HostSpace> f_h("f", extents{n, n}, 1), u_h("u", f_h.layout());
+  auto exact = [&](index_t y, index_t x) {
+    return std::sin(std::numbers::pi * (x + 1) * h) * std::sin(std::numbers::pi * (y + 1) * h);
+  };
+  for (index_t y = 0; y < n; ++y)
+    for (index_t x = 0; x < n; ++x) f_h(y, x) = T(-2 * std::numbers::pi * std::numbers::pi * exact(y, x));
+  const auto bc = boundary_conditions<2>::uniform(boundary::dirichlet(0));
+  const double tol = o.tol ? *o.tol : (sizeof(T) == 8 ? 1e-10 : 1e-5);
+  const int max_it = o.steps_given ? o.steps : 1000000;
+  jacobi_result r;
+  double seconds = 0;
+  std::string ran_with;
+  auto solve = [&](auto policy, auto tag, View<T, 2, HostSpace>& out) {
+    using Space = typename decltype(tag)::type;
+    View<T, 2, Space> f("f", f_h.layout()), u("u", f_h.layout()), s("scratch", f_h.layout());
+    deep_copy(f, f_h);
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto res = jacobi_poisson(policy, f, u, s, h, bc, tol, max_it, 200);
+    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    deep_copy(out, u);
+    return std::make_pair(res, sec);
+  };
+  with_policy(o.policy, [&](auto policy, auto tag) {
+    ran_with = std::string(decltype(policy)::name()) + " on " + decltype(tag)::type::name;
+    std::tie(r, seconds) = solve(policy, tag, u_h);
+  });
+  double err = 0, umax = 0;
+  for (index_t y = 0; y < n; ++y)
+    for (index_t x = 0; x < n; ++x) {
+      err = std::fmax(err, std::fabs(u_h(y, x) - exact(y, x)));
+      umax = std::fmax(umax, std::fabs(double(u_h(y, x))));
+    }
+  std::printf("poisson2d: %s, %dx%d %s, Jacobi: %d iterations, residual %.3e (%.1e of max|f|, tol %.1e): %s\n",
+              ran_with.c_str(), n, n, o.precision.c_str(), r.iterations, r.residual, r.residual / r.rhs_max, tol,
+              r.converged ? "converged" : "NOT converged");
+  std::printf("  time %.3f s; max |u - exact| = %.3e (discretisation error, O(h^2), h = %.4g)\n", seconds, err, double(h));
+  int status = r.converged ? 0 : 1;
+  if (o.validate) {
+    View<T, 2, HostSpace> ref("u_ref", f_h.layout());
+    solve(kokkos::mdrange{}, space_tag<HostSpace>{}, ref);
+    status = std::max(status, report_validation(compare(u_h, ref).max_abs_error, umax, 100 * tol));
+  }
+  write_outputs_2d(o, u_h, double(h), "u");
+  return status;
+}
+
+template <class T>
+int run_wave2d(const run_options& o) {
+  const int n = o.size;
+  const T h = T(1.0 / (n + 1));
+  const double limit = 2.0 / std::sqrt(8.0 / (double(h) * h));
+  const double dt = o.dt ? *o.dt : 0.9 * limit;
+  const auto st = wave_step<2>(1.0, dt, array<T, 2>{h, h});
+  const auto bc = boundary_conditions<2>::uniform(boundary_by_name(o.boundary));
+  View<T, 2, HostSpace> u0("u0", extents{n, n}, 1), u_h("u", u0.layout());
+  for (index_t y = 0; y < n; ++y)
+    for (index_t x = 0; x < n; ++x) {
+      const double px = (x + 1) * h - 0.35, py = (y + 1) * h - 0.5;
+      u0(y, x) = T(std::exp(-(px * px + py * py) / 0.003));
+    }
+  auto run = [&](auto policy, auto tag, View<T, 2, HostSpace>& out) {
+    using Space = typename decltype(tag)::type;
+    View<T, 2, Space> a("u_prev", u0.layout()), b("u_cur", u0.layout()), c("u_next", u0.layout());
+    deep_copy(a, u0);
+    deep_copy(b, u0);  // at rest: u^1 = u^0
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto r = leapfrog(policy, st, a, b, c, o.steps, bc);
+    deep_copy(out, r);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  double seconds = 0;
+  std::string ran_with;
+  with_policy(o.policy, [&](auto policy, auto tag) {
+    ran_with = std::string(decltype(policy)::name()) + " on " + decltype(tag)::type::name;
+    seconds = run(policy, tag, u_h);
+  });
+  double umax = 0;
+  for (index_t y = 0; y < n; ++y)
+    for (index_t x = 0; x < n; ++x) umax = std::fmax(umax, std::fabs(double(u_h(y, x))));
+  std::printf("wave2d: %s, %dx%d %s, %s boundary, dt = %.3e (limit %.3e), %d steps\n", ran_with.c_str(), n, n,
+              o.precision.c_str(), o.boundary.c_str(), dt, limit, o.steps);
+  std::printf("  time %.3f s, %.3f GCells/s; max |u| %.4f\n", seconds,
+              double(n) * n * o.steps / std::max(seconds, 1e-12) * 1e-9, umax);
+  int status = std::isfinite(umax) ? 0 : 1;
+  if (o.validate) {
+    View<T, 2, HostSpace> ref("u_ref", u0.layout());
+    run(kokkos::mdrange{}, space_tag<HostSpace>{}, ref);
+    status = std::max(status, report_validation(compare(u_h, ref).max_abs_error, umax,
+                                                default_tolerance<T>() * std::max(1, o.steps)));
+  }
+  write_outputs_2d(o, u_h, double(h), "u");
+  return status;
+}
+
+}  // namespace tessera::app
