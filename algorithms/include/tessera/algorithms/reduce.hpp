@@ -7,6 +7,7 @@
 
 #include "tessera/core/errors.hpp"
 #include "tessera/core/view.hpp"
+#include "tessera/host/policy.hpp"
 #if TESSERA_ENABLE_CUDA
 #include "tessera/cuda/reduce.hpp"
 #else
@@ -42,13 +43,13 @@ double reduce(const View<T, Rank, Space>& a, const View<T, Rank, Space>& b, redu
     };
     if (n.size() == 0) return 0;
     if (kind == reduction_kind::max_abs) {
-#pragma omp parallel for reduction(max : acc)
+#pragma omp parallel for reduction(max : acc) if (n.size() >= host::parallel_threshold)
       for (index_t r = 0; r < rows; ++r) {
         const T* x = row_origin(pa, r);
         for (index_t i = 0; i < n[Rank - 1]; ++i) acc = std::fmax(acc, std::fabs(double(x[i])));
       }
     } else {
-#pragma omp parallel for reduction(+ : acc)
+#pragma omp parallel for reduction(+ : acc) if (n.size() >= host::parallel_threshold)
       for (index_t r = 0; r < rows; ++r) {
         const T* x = row_origin(pa, r);
         const T* y = row_origin(kind == reduction_kind::dot ? pb : pa, r);

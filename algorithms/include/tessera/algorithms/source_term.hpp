@@ -7,6 +7,7 @@
 #include <string>
 
 #include "tessera/algorithms/apply.hpp"
+#include "tessera/host/policy.hpp"
 #if TESSERA_ENABLE_CUDA
 #include "tessera/cuda/elementwise.hpp"
 #endif
@@ -26,11 +27,11 @@ void add_scaled(const View<T, Rank, Space>& out, T alpha, const View<T, Rank, Sp
     if constexpr (Rank == 1) {
       for (index_t x = 0; x < n[0]; ++x) o(x) += alpha * a(x);
     } else if constexpr (Rank == 2) {
-#pragma omp parallel for
+#pragma omp parallel for if (out.size() >= host::parallel_threshold)
       for (index_t y = 0; y < n[0]; ++y)
         for (index_t x = 0; x < n[1]; ++x) o(y, x) += alpha * a(y, x);
     } else {
-#pragma omp parallel for collapse(2)
+#pragma omp parallel for collapse(2) if (out.size() >= host::parallel_threshold)
       for (index_t z = 0; z < n[0]; ++z)
         for (index_t y = 0; y < n[1]; ++y)
           for (index_t x = 0; x < n[2]; ++x) o(z, y, x) += alpha * a(z, y, x);

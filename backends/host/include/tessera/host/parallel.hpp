@@ -44,22 +44,25 @@ void sweep(const parallel& p, const stencil<S, T>& st, const View<T, Rank, Space
     for (int d = 0; d < Rank; ++d) shift[k] += S::points[k][d] * a.stride[d];
   }
   [[maybe_unused]] const int threads = p.num_threads;
+  // Below ~16k points a parallel region costs more (fork/join, idle threads spinning)
+  // than the sweep itself: small grids run on the calling thread.
+  [[maybe_unused]] const bool worth_threads = in.size() >= host::parallel_threshold;
   if constexpr (Rank == 1) {
     // Split the single row into chunks, one per thread.
     constexpr index_t chunk = 4096;
     const index_t nchunks = (n[0] + chunk - 1) / chunk;
-#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads()) if (nchunks > 1)
+#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads()) if (nchunks > 1 && worth_threads)
     for (index_t c = 0; c < nchunks; ++c) {
       const index_t x0 = c * chunk;
       const index_t len = n[0] - x0 < chunk ? n[0] - x0 : chunk;
       detail::sweep_row(st, a.origin + x0, b.origin + x0, shift, len);
     }
   } else if constexpr (Rank == 2) {
-#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads())
+#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads()) if (worth_threads)
     for (index_t y = 0; y < n[0]; ++y)
       detail::sweep_row(st, a.origin + y * a.stride[0], b.origin + y * b.stride[0], shift, n[1]);
   } else {
-#pragma omp parallel for collapse(2) schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads())
+#pragma omp parallel for collapse(2) schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads()) if (worth_threads)
     for (index_t z = 0; z < n[0]; ++z)
       for (index_t y = 0; y < n[1]; ++y)
         detail::sweep_row(st, a.origin + z * a.stride[0] + y * a.stride[1],

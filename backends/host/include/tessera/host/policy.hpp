@@ -2,9 +2,13 @@
 // Host execution policies. Both reach HostSpace views only.
 #include <string>
 
+#include "tessera/core/config.hpp"
 #include "tessera/core/policy.hpp"
 
 namespace tessera::host {
+
+/// Interior points below which host loops stay on the calling thread (see parallel.hpp).
+inline constexpr index_t parallel_threshold = index_t(1) << 14;
 
 /// The reference: plain nested loops, one thread, points summed in declaration order.
 /// Slow by design and obviously correct; every other policy is checked against it.
