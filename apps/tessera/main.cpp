@@ -12,7 +12,10 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <vector>
 
 #include "policy_list.hpp"
@@ -24,7 +27,7 @@ namespace ts = tessera;
 namespace {
 
 constexpr const char* usage =
-    "usage: tessera [demo | list | run ... | validate [--policy NAME]] [--size N] [--help]\n"
+    "usage: tessera [demo | list | run ... | validate [--policy NAME] | bench ...] [--size N] [--help]\n"
     "\n"
     "  (no command), demo   Run a 3D 7-point Laplacian (2nd order) sweep\n"
     "                       with every policy in this build and validate each against the\n"
@@ -32,6 +35,7 @@ constexpr const char* usage =
     "                       (default 96).\n"
     "  list                 Policies and shapes available in this build, and the GPU if any.\n"
     "  run                  Run a problem; `tessera run --help` for its options.\n"
+    "  bench [ARGS]         The performance driver (tessera-bench ARGS; --help for its options).\n"
     "  validate             Every built-in shape, float and double, swept by --policy NAME\n"
     "                       (default automatic) and by Kokkos on random data; a table.\n"
     "\n"
@@ -249,6 +253,28 @@ int run_command(int argc, char** argv, int first) {
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "run") return run_command(argc, argv, 2);
+  if (argc > 1 && std::string(argv[1]) == "bench") {
+    // The performance driver is its own program (perf/, built with the CUDA backend);
+    // `tessera bench ARGS` runs it with ARGS, looked up beside this program (installed)
+    // or in the build tree.
+    std::error_code ec;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path();
+    for (const auto& cand : {self / "tessera-bench", self / ".." / ".." / "perf" / "tessera-bench"}) {
+      if (std::filesystem::exists(cand, ec)) {
+        std::vector<char*> args;
+        std::string prog = cand.string();
+        args.push_back(prog.data());
+        for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+        args.push_back(nullptr);
+        execv(prog.c_str(), args.data());
+        std::fprintf(stderr, "tessera bench: cannot run %s\n", prog.c_str());
+        return 1;
+      }
+    }
+    std::fprintf(stderr, "tessera bench: the benchmark driver tessera-bench is not in this build (it needs the CUDA "
+                         "backend: configure with nvcc available)\n");
+    return 1;
+  }
   if (argc > 1 && std::string(argv[1]) == "validate") {
     std::string policy = "automatic";
     for (int i = 2; i < argc; ++i) {
