@@ -107,6 +107,28 @@ TEST_CASE("vti: extents, type, and a raw payload of the interior in x-fastest or
   CHECK(b.substr(b.size() - 11) == "</VTKFile>\n");
 }
 
+TEST_CASE("vti: round trips, and bad files give clear errors") {
+  ts::View<double, 3> v("v", ts::extents{5, 3, 4}, 1);
+  fill_random(v, 8);
+  const auto p = scratch_path("rt.vti"), bad = scratch_path("bad.vti");
+  io::write_vti(p, v);
+  const auto back = io::read_vti<double, 3>(p, "back", 2);
+  CHECK(back.extents() == v.extents());
+  CHECK(ts::compare(back, v).max_abs_error == 0);
+  ts::View<float, 2> w("w", ts::extents{7, 2}, 0);
+  fill_random(w, 9);
+  io::write_vti(p, w);
+  CHECK(ts::compare(io::read_vti<float, 2>(p, "w2", 0), w).max_abs_error == 0);
+  CHECK_THROWS_WITH_AS((io::read_vti<double, 2>(p, "x", 0)), doctest::Contains("holds Float32"), io::io_error);
+  io::write_vti(p, v);
+  CHECK_THROWS_WITH_AS((io::read_vti<double, 2>(p, "x", 0)), doctest::Contains("is 3D"), io::io_error);
+  const std::string b = slurp(p);
+  spit(bad, b.substr(0, b.size() - 100));
+  CHECK_THROWS_WITH_AS((io::read_vti<double, 3>(bad, "x", 0)), doctest::Contains("truncated"), io::io_error);
+  spit(bad, "<VTKFile type=\"PolyData\">");
+  CHECK_THROWS_WITH_AS((io::read_vti<double, 3>(bad, "x", 0)), doctest::Contains("not a VTK ImageData"), io::io_error);
+}
+
 TEST_CASE("png: signature, IHDR and size of a stored-deflate RGB image") {
   ts::View<double, 3> v("v", ts::extents{3, 20, 30}, 1);
   fill_random(v, 6);
