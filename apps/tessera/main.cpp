@@ -219,11 +219,11 @@ int run_command(int argc, char** argv, int first) {
       } else if (a == "--input") {
         o.input = s;
       } else if (a == "--output") {
-        if (!ts::app::ends_with(s, ".npy") && !ts::app::ends_with(s, ".vti"))
+        if (!s.ends_with(".npy") && !s.ends_with(".vti"))
           return usage_error("--output wants a .npy or .vti file name, got '" + s + "'", run_usage);
         o.output = s;
       } else if (a == "--image") {
-        if (!ts::app::ends_with(s, ".png")) return usage_error("--image wants a .png file name, got '" + s + "'", run_usage);
+        if (!s.ends_with(".png")) return usage_error("--image wants a .png file name, got '" + s + "'", run_usage);
         o.image = s;
       } else {
         char* end = nullptr;

@@ -15,27 +15,6 @@
 namespace tessera::app {
 
 template <class T>
-void write_outputs_2d(const run_options& o, const View<T, 2, HostSpace>& u, double h, const char* name) {
-  if (!o.output.empty()) {
-    if (ends_with(o.output, ".npy")) io::write_npy(o.output, u);
-    else io::write_vti(o.output, u, name, h);
-    std::printf("  wrote %s\n", o.output.c_str());
-  }
-  if (!o.image.empty()) {
-    io::write_png(o.image, u);
-    std::printf("  wrote %s\n", o.image.c_str());
-  }
-}
-
-inline int report_validation(double diff, double scale, double tol) {
-  const double scaled = diff / std::max(scale, 1e-300);
-  const bool ok = scaled <= tol;
-  std::printf("  validation vs kokkos:mdrange on %s: max |diff| %.3e (%.3e of max|u|, tolerance %.1e): %s\n",
-              kokkos::execution_space_name().c_str(), diff, scaled, tol, ok ? "pass" : "FAIL");
-  return ok ? 0 : 1;
-}
-
-template <class T>
 int run_poisson2d(const run_options& o) {
   const int n = o.size;
   const T h = T(1.0 / (n + 1));
@@ -65,12 +44,10 @@ int run_poisson2d(const run_options& o) {
     ran_with = std::string(decltype(policy)::name()) + " on " + decltype(tag)::type::name;
     std::tie(r, seconds) = solve(policy, tag, u_h);
   });
-  double err = 0, umax = 0;
+  double err = 0;
   for (index_t y = 0; y < n; ++y)
-    for (index_t x = 0; x < n; ++x) {
-      err = std::fmax(err, std::fabs(u_h(y, x) - exact(y, x)));
-      umax = std::fmax(umax, std::fabs(double(u_h(y, x))));
-    }
+    for (index_t x = 0; x < n; ++x) err = std::fmax(err, std::fabs(u_h(y, x) - exact(y, x)));
+  const double umax = norm_max(u_h);
   std::printf("poisson2d: %s, %dx%d %s, Jacobi: %d iterations, residual %.3e (%.1e of max|f|, tol %.1e): %s\n",
               ran_with.c_str(), n, n, o.precision.c_str(), r.iterations, r.residual, r.residual / r.rhs_max, tol,
               r.converged ? "converged" : "NOT converged");
@@ -79,9 +56,9 @@ int run_poisson2d(const run_options& o) {
   if (o.validate) {
     View<T, 2, HostSpace> ref("u_ref", f_h.layout());
     solve(kokkos::mdrange{}, space_tag<HostSpace>{}, ref);
-    status = std::max(status, report_validation(compare(u_h, ref).max_abs_error, umax, 100 * tol));
+    status = std::max(status, report_validation(compare(u_h, ref), umax, 100 * tol));
   }
-  write_outputs_2d(o, u_h, double(h), "u");
+  write_outputs(o, u_h, double(h), "u");
   return status;
 }
 
@@ -115,9 +92,7 @@ int run_wave2d(const run_options& o) {
     ran_with = std::string(decltype(policy)::name()) + " on " + decltype(tag)::type::name;
     seconds = run(policy, tag, u_h);
   });
-  double umax = 0;
-  for (index_t y = 0; y < n; ++y)
-    for (index_t x = 0; x < n; ++x) umax = std::fmax(umax, std::fabs(double(u_h(y, x))));
+  const double umax = norm_max(u_h);
   std::printf("wave2d: %s, %dx%d %s, %s boundary, dt = %.3e (limit %.3e), %d steps\n", ran_with.c_str(), n, n,
               o.precision.c_str(), o.boundary.c_str(), dt, limit, o.steps);
   std::printf("  time %.3f s, %.3f GCells/s; max |u| %.4f\n", seconds,
@@ -126,10 +101,9 @@ int run_wave2d(const run_options& o) {
   if (o.validate) {
     View<T, 2, HostSpace> ref("u_ref", u0.layout());
     run(kokkos::mdrange{}, space_tag<HostSpace>{}, ref);
-    status = std::max(status, report_validation(compare(u_h, ref).max_abs_error, umax,
-                                                default_tolerance<T>() * std::max(1, o.steps)));
+    status = std::max(status, report_validation(compare(u_h, ref), umax, default_tolerance<T>() * std::max(1, o.steps)));
   }
-  write_outputs_2d(o, u_h, double(h), "u");
+  write_outputs(o, u_h, double(h), "u");
   return status;
 }
 

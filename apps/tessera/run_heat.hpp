@@ -35,8 +35,30 @@ struct run_options {
   bool validate = false;
 };
 
-inline bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+/// Writes --output (.npy, else .vti with spacing h and array name `name`) and --image.
+template <class T, int Rank>
+void write_outputs(const run_options& o, const View<T, Rank, HostSpace>& u, double h, const char* name) {
+  if (!o.output.empty()) {
+    if (o.output.ends_with(".npy")) io::write_npy(o.output, u);
+    else io::write_vti(o.output, u, name, h);
+    std::printf("  wrote %s\n", o.output.c_str());
+  }
+  if (!o.image.empty()) {
+    io::write_png(o.image, u);
+    const auto& n = u.extents();
+    std::printf("  wrote %s (%s%lldx%lld)\n", o.image.c_str(), Rank == 3 ? "middle z-slice, " : "",
+                (long long)n[Rank - 1], (long long)n[Rank - 2]);
+  }
+}
+
+/// Prints the comparison of a run with the Kokkos reference; 0 when it passes (no
+/// non-finite value and max |diff| <= tol * scale), else 1.
+inline int report_validation(const comparison& c, double scale, double tol) {
+  const double scaled = c.max_abs_error / std::max(scale, 1e-300);
+  const bool ok = c.nonfinite == 0 && scaled <= tol;
+  std::printf("  validation vs kokkos:mdrange on %s: max |diff| %.3e (%.3e of max|u|, tolerance %.1e): %s\n",
+              kokkos::execution_space_name().c_str(), c.max_abs_error, scaled, tol, ok ? "pass" : "FAIL");
+  return ok ? 0 : 1;
 }
 
 inline boundary boundary_by_name(const std::string& b) {
@@ -98,10 +120,7 @@ int run_heat3d(const run_options& o) {
               o.boundary.c_str(), dt, limit, o.steps);
   std::printf("  time %.3f s, %.3f GCells/s (sweeps incl. ghost fills)\n", seconds,
               double(n.size()) * o.steps / std::max(seconds, 1e-12) * 1e-9);
-  double umax = 0;
-  for (index_t z = 0; z < n[0]; ++z)
-    for (index_t y = 0; y < n[1]; ++y)
-      for (index_t x = 0; x < n[2]; ++x) umax = std::fmax(umax, std::fabs(double(result_h(z, y, x))));
+  const double umax = norm_max(result_h);
   std::printf("  max |u|: initial 1, final %.6g\n", umax);
 
   int status = 0;
@@ -111,24 +130,10 @@ int run_heat3d(const run_options& o) {
     iterate_options<T, 3, HostSpace> opt;
     opt.boundary = bc;
     const auto ref = iterate(kokkos::mdrange{}, step, a, b, o.steps, opt);
-    const auto c = compare(result_h, ref);
     // Rounding differences grow at most linearly with the steps of a stable scheme.
-    const double tol = default_tolerance<T>() * std::max(1, o.steps);
-    const double scaled = c.max_abs_error / std::max(umax, 1e-300);
-    const bool ok = c.nonfinite == 0 && scaled <= tol;
-    std::printf("  validation vs kokkos:mdrange on %s: max |diff| %.3e (%.3e of max|u|, tolerance %.1e): %s\n",
-                kokkos::execution_space_name().c_str(), c.max_abs_error, scaled, tol, ok ? "pass" : "FAIL");
-    status = ok ? 0 : 1;
+    status = report_validation(compare(result_h, ref), umax, default_tolerance<T>() * std::max(1, o.steps));
   }
-  if (!o.output.empty()) {
-    if (ends_with(o.output, ".npy")) io::write_npy(o.output, result_h);
-    else io::write_vti(o.output, result_h, "temperature", double(h[0]));
-    std::printf("  wrote %s\n", o.output.c_str());
-  }
-  if (!o.image.empty()) {
-    io::write_png(o.image, result_h);
-    std::printf("  wrote %s (middle z-slice, %lldx%lld)\n", o.image.c_str(), (long long)n[2], (long long)n[1]);
-  }
+  write_outputs(o, result_h, double(h[0]), "temperature");
   return status;
 }
 

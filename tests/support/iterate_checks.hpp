@@ -8,18 +8,11 @@
 
 #include <doctest/doctest.h>
 
+#include <tessera/algorithms/heat.hpp>
+
 #include "test_support.hpp"
 
 namespace tessera::test {
-
-/// Explicit Euler heat step u + a * Lap(u) as one stencil (a = D * dt).
-template <int Rank, class T>
-auto heat_step(const array<T, Rank>& h, T a) {
-  auto st = fd::laplacian<Rank, 2>(h);
-  for (auto& c : st.coeffs) c *= a;
-  st.coeffs[0] += 1;  // star order: the centre first
-  return st;
-}
 
 template <class T, int Rank, class Space>
 View<T, Rank, Space> on_space(const View<T, Rank, HostSpace>& h, const std::string& label) {
@@ -63,7 +56,7 @@ void check_heat_dirichlet() {
     CHECK(step % 10 == 0);
     CHECK(cur.data() == (step % 2 ? scratch.data() : u.data()));
   };
-  const auto result = iterate(Policy{}, heat_step<3>(h, a), u, scratch, steps, opt);
+  const auto result = iterate(Policy{}, heat_step<3, 2>(1.0, double(a), h), u, scratch, steps, opt);
   CHECK(calls == 2);
   CHECK(result.data() == scratch.data());  // odd number of steps
   const auto r = create_mirror_copy(result);
@@ -96,7 +89,7 @@ void check_heat_periodic_neumann() {
     View<T, 1, Space> scratch("scratch", u0.layout());
     iterate_options<T, 1, Space> opt;
     opt.boundary = boundary_conditions<1>::uniform(boundary{kind, 0});
-    const auto result = iterate(Policy{}, heat_step<1>(array<T, 1>{T(1)}, a), u, scratch, steps, opt);
+    const auto result = iterate(Policy{}, heat_step<1, 2>(1.0, double(a), array<T, 1>{T(1)}), u, scratch, steps, opt);
     const auto c = compare(create_mirror_copy(result), expect);
     INFO(Policy::name(), ": max abs error ", c.max_abs_error, ", factor ", factor);
     CHECK(c.nonfinite == 0);
