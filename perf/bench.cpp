@@ -10,11 +10,14 @@
 // Output: a console table, and --csv FILE / --json FILE. --smoke runs tiny sizes once
 // and only checks that every policy agrees with naive (used by ctest; times nothing).
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
+
+#include <omp.h>
 
 #include <tessera/tessera.hpp>
 
@@ -28,13 +31,18 @@ namespace {
 struct options {
   int reps = 20;
   bool smoke = false;
-  bool variants = false;  // also time the streaming tile variants (variants.hpp)
-  bool quick = false;     // only the 3D 7-point and 27-point fp32 at 512^3 (for profilers)
-  std::string csv, json;
+  bool variants = false;  // also time the shared_streaming tile variants (variants.hpp)
+  bool host = true;       // the CPU section (host policies and Kokkos against a host copy)
+  bool host_only = false;  // only the CPU section (runs without a GPU)
+  int host_n = 256;        // cube edge of the CPU section
+  bool quick = false;     // only the six cases the targets name (fp32 512^3 stars r1/2/4 and box r1, fp64 7-point, 2D 5-point 8192^2)
+  std::string csv, json, tuning_table;
 };
 
 struct result {
   std::string shape, precision, size, policy, note;
+  std::string shape_class;
+  int rank = 0, radius = 0;
   double median_ms = 0, min_ms = 0, max_ms = 0, gcells = 0, gbs = 0, fraction = 0, speedup = 0;
   bool ran = false;
 };
@@ -117,6 +125,7 @@ void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, s
     using P = decltype(policy);
     result r;
     r.shape = shape, r.precision = prec, r.size = e.to_string(), r.policy = P::name();
+    r.shape_class = cu::shape_class_of<S>::name, r.rank = S::rank, r.radius = g;
     const auto plan = cu::plan_for<S, T>(policy, e);
     if (!plan.ok()) {
       r.note = "n/a: " + plan.reason.substr(0, 60) + "...";
@@ -160,6 +169,7 @@ void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, s
   time_policy(cu::coarsened<>{});
   time_policy(cu::register_tiled<>{});
   time_policy(cu::streaming<>{});
+  time_policy(cu::shared_streaming<>{});
   if constexpr (Variants) {
     if (opt.variants) {
       namespace tb = tessera::bench;
@@ -168,14 +178,90 @@ void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, s
         time_policy(policy);
         if (out.size() > before) out.back().policy += tiles;
       };
-      variant(tb::streaming_32x4x64{}, "<32,4,64>");
-      variant(tb::streaming_32x16x32{}, "<32,16,32>");
-      variant(tb::streaming_64x4x64{}, "<64,4,64>");
-      variant(tb::streaming_32x8x128{}, "<32,8,128>");
-      variant(tb::streaming_32x8x16{}, "<32,8,16>");
+      if constexpr (Rank == 3) {
+        variant(tb::ss_64x4x8{}, "<64,4,8>");
+        variant(tb::ss_64x4x4{}, "<64,4,4>");
+        variant(tb::ss_128x2x8{}, "<128,2,8>");
+        variant(tb::ss_256x2x4{}, "<256,2,4>");
+        variant(tb::ss_32x8x8{}, "<32,8,8>");
+        variant(tb::ss_128x4x4x64{}, "<128,4,4,64>");
+      } else {
+        variant(tb::ss2_256x2{}, "<256,1,2>");
+        variant(tb::ss2_128x8{}, "<128,1,8>");
+        variant(tb::ss2_256x4{}, "<256,1,4>");
+        variant(tb::ss2_512x1{}, "<512,1,1>");
+      }
     }
   }
   time_policy(cu::automatic{});
+}
+
+// --- CPU section ---------------------------------------------------------------------
+
+using host_clock = std::chrono::steady_clock;
+
+/// Host copy bandwidth (read + write bytes per second) of a parallel copy loop over the
+/// same number of bytes as one 3D field: the roofline of the host policies.
+double host_copy_gbs(int reps, std::size_t elements) {
+  std::vector<float> a(elements, 1.0f), b(elements, 0.0f);
+  std::vector<double> t;
+  for (int r = 0; r < reps + 1; ++r) {
+    const auto t0 = host_clock::now();
+    float* __restrict__ dst = b.data();
+    const float* __restrict__ src = a.data();
+    const long long n = static_cast<long long>(elements);
+#pragma omp parallel for schedule(static)
+    for (long long i = 0; i < n; ++i) dst[i] = src[i];
+    const double ms = std::chrono::duration<double, std::milli>(host_clock::now() - t0).count();
+    if (r > 0) t.push_back(ms);
+  }
+  return 2.0 * elements * sizeof(float) / (median(t) * 1e-3) * 1e-9;
+}
+
+/// 7-point fp32 and fp64 at n^3 on host::serial, host::parallel and kokkos::mdrange.
+template <class T>
+void run_host_case(const options& opt, double copy_gbs, std::vector<result>& out) {
+  using S = ts::star<3, 1>;
+  const ts::extents<3> e{opt.host_n, opt.host_n, opt.host_n};
+  ts::View<T, 3> in("in", e, 1), o("out", in.layout()), ref("ref", in.layout());
+  {
+    T* p = in.data();
+    for (ts::index_t i = 0; i < in.layout().span(); ++i) p[i] = static_cast<T>((i * 2654435761u % 1000) * 1e-3);
+  }
+  ts::stencil<S, T> st;
+  for (int k = 0; k < st.size; ++k) st[k] = static_cast<T>(0.1 * (k + 1)) / st.size;
+  ts::apply(ts::host::serial{}, st, in, ref);
+  const double points = static_cast<double>(e.size()), ideal = 2.0 * points * sizeof(T);
+  double serial_ms = 0;
+  auto time_policy = [&](auto policy) {
+    using P = decltype(policy);
+    result r;
+    r.shape = ts::shape_name<S>(), r.precision = sizeof(T) == 4 ? "float" : "double", r.size = e.to_string();
+    r.policy = P::name(), r.shape_class = "star", r.rank = 3, r.radius = 1;
+    ts::apply(policy, st, in, o);  // warm-up and correctness
+    const auto c = ts::compare(o, ref);
+    if (!c.passed(ts::default_tolerance<T>())) r.note = "MISMATCH vs host:serial";
+    std::vector<double> t;
+    const int reps = std::max(3, opt.reps / 4);
+    for (int k = 0; k < reps; ++k) {
+      const auto t0 = host_clock::now();
+      ts::apply(policy, st, in, o);
+      t.push_back(std::chrono::duration<double, std::milli>(host_clock::now() - t0).count());
+    }
+    r.median_ms = median(t);
+    r.min_ms = *std::min_element(t.begin(), t.end());
+    r.max_ms = *std::max_element(t.begin(), t.end());
+    r.gcells = points / (r.median_ms * 1e-3) * 1e-9;
+    r.gbs = ideal / (r.median_ms * 1e-3) * 1e-9;
+    r.fraction = r.gbs / copy_gbs;
+    if (std::is_same_v<P, ts::host::serial>) serial_ms = r.median_ms;
+    r.speedup = serial_ms > 0 ? serial_ms / r.median_ms : 0;
+    r.ran = true;
+    out.push_back(r);
+  };
+  time_policy(ts::host::serial{});
+  time_policy(ts::host::parallel{});
+  time_policy(ts::kokkos::mdrange{});
 }
 
 void print(const std::vector<result>& rs, double copy_gbs) {
@@ -193,6 +279,74 @@ void print(const std::vector<result>& rs, double copy_gbs) {
                 r.gcells, r.gbs, r.fraction, r.speedup, r.note.c_str());
   }
   std::printf("\nroofline: device-to-device copy %.0f GB/s (read + write)\n", copy_gbs);
+}
+
+/// Per (shape, precision): the candidate of cuda::automatic whose worst slowdown against
+/// the fastest candidate, over the sizes measured, is smallest. Rows for tuning/table.csv.
+void write_tuning_table(const std::string& path, const std::vector<result>& rs, const std::string& device) {
+  struct group {
+    std::string shape_class, precision;
+    int rank, radius;
+    std::vector<const result*> rows;
+  };
+  std::vector<group> groups;
+  for (const auto& r : rs) {
+    if (!r.ran || r.median_ms <= 0 || !cu::candidate_from_name(r.policy)) continue;
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const group& g) {
+      return g.shape_class == r.shape_class && g.rank == r.rank && g.radius == r.radius && g.precision == r.precision;
+    });
+    if (it == groups.end()) it = groups.insert(groups.end(), group{r.shape_class, r.precision, r.rank, r.radius, {}});
+    it->rows.push_back(&r);
+  }
+  std::ofstream f(path);
+  f << "device,shape_class,rank,radius,precision,policy,note\n";
+  for (const auto& g : groups) {
+    std::string best;
+    double best_worst = 1e300;
+    std::string detail;
+    for (cu::candidate c : cu::all_candidates) {
+      const std::string name = cu::candidate_name(c);
+      double worst = 0;
+      bool all = true;
+      for (const auto* r : g.rows) {
+        if (r->policy != name) continue;
+        double fastest = 1e300;
+        const result* mine = r;
+        for (const auto* o : g.rows)
+          if (o->size == mine->size) fastest = std::min(fastest, o->median_ms);
+        worst = std::max(worst, mine->median_ms / fastest);
+      }
+      for (const auto* r : g.rows) {  // a candidate must have run at every size
+        bool found = false;
+        for (const auto* o : g.rows) found |= o->policy == name && o->size == r->size;
+        all &= found;
+      }
+      if (all && worst < best_worst) best_worst = worst, best = name;
+    }
+    for (const auto* r : g.rows)
+      if (r->policy == best) detail += (detail.empty() ? "" : " ") + r->size + ":" + std::to_string(r->fraction).substr(0, 4);
+    f << '"' << device << "\"," << g.shape_class << ',' << g.rank << ',' << g.radius << ',' << g.precision << ','
+      << best << ",\"fraction of copy " << detail << "\"\n";
+  }
+}
+
+/// cuda::automatic against the fastest default-tile policy of each case.
+void report_automatic(const std::vector<result>& rs) {
+  int cases = 0, within = 0;
+  for (const auto& a : rs) {
+    if (a.policy != "cuda:automatic" || !a.ran || a.median_ms <= 0) continue;
+    double fastest = 1e300;
+    std::string who;
+    for (const auto& r : rs)
+      if (r.shape == a.shape && r.precision == a.precision && r.size == a.size && r.ran && r.median_ms > 0 &&
+          r.policy.find('<') == std::string::npos && r.median_ms < fastest)
+        fastest = r.median_ms, who = r.policy;
+    ++cases;
+    const double ratio = fastest / a.median_ms;
+    if (ratio >= 0.95) ++within;
+    else std::printf("automatic at %.2f of the fastest (%s) for %s %s %s\n", ratio, who.c_str(), a.shape.c_str(), a.precision.c_str(), a.size.c_str());
+  }
+  std::printf("cuda:automatic within 5%% of the fastest policy in %d of %d cases\n", within, cases);
 }
 
 void write_csv(const std::string& path, const std::vector<result>& rs, double copy_gbs) {
@@ -228,16 +382,40 @@ int main(int argc, char** argv) {
     if (a == "--smoke") opt.smoke = true;
     else if (a == "--variants") opt.variants = true;
     else if (a == "--quick") opt.quick = true;
+    else if (a == "--no-host") opt.host = false;
+    else if (a == "--host-only") opt.host_only = true;
+    else if (a == "--host-size" && i + 1 < argc) opt.host_n = std::max(8, std::atoi(argv[++i]));
     else if (a == "--reps" && i + 1 < argc) opt.reps = std::max(1, std::atoi(argv[++i]));
     else if (a == "--csv" && i + 1 < argc) opt.csv = argv[++i];
     else if (a == "--json" && i + 1 < argc) opt.json = argv[++i];
+    else if (a == "--tuning-table" && i + 1 < argc) opt.tuning_table = argv[++i];
     else if (a == "--help" || a == "-h") {
-      std::puts("usage: tessera-bench [--reps N (20)] [--csv FILE] [--json FILE] [--variants] [--quick] [--smoke]");
+      std::puts("usage: tessera-bench [--reps N (20)] [--csv FILE] [--json FILE] [--tuning-table FILE] [--variants] [--quick] [--smoke]\n"
+                "                     [--no-host] [--host-only] [--host-size N (256)]\n"
+                "  GPU section: every CUDA policy against cudaMemcpy device-to-device (--quick: the\n"
+                "  six target cases; --variants: shared_streaming tile variants too).\n"
+                "  CPU section: 7-point n^3 on host:serial, host:parallel, kokkos:mdrange against\n"
+                "  a parallel host copy loop (skipped by --quick, --smoke and --no-host).");
       return 0;
     } else {
       std::fprintf(stderr, "tessera-bench: unknown argument '%s' (try --help)\n", a.c_str());
       return 2;
     }
+  }
+  auto host_section = [&]() {
+    const double host_gbs = host_copy_gbs(5, std::size_t(opt.host_n + 2) * (opt.host_n + 2) * (opt.host_n + 32));
+    std::vector<result> hs;
+    run_host_case<float>(opt, host_gbs, hs);
+    run_host_case<double>(opt, host_gbs, hs);
+    std::printf("\nCPU section (%d threads)", omp_get_max_threads());
+    print(hs, host_gbs);
+    std::printf("(roofline of the CPU section: parallel host copy loop, %.1f GB/s read + write)\n", host_gbs);
+    return hs;
+  };
+  if (opt.host_only) {
+    const auto hs = host_section();
+    if (!opt.csv.empty()) write_csv(opt.csv, hs, 0);
+    return 0;
   }
   if (cu::device_count() == 0) {
     std::puts("SKIPPED: no CUDA device");
@@ -249,10 +427,14 @@ int main(int argc, char** argv) {
     const double copy_gbs = opt.smoke ? 1 : copy_bandwidth_gbs(opt.reps, std::size_t(1) << 30);
     std::vector<result> rs;
     bool agree = true;
-    if (opt.quick) {
+    if (opt.quick) {  // the six cases the performance targets name
       const ts::extents<3> e{512, 512, 512};
-      run_case<ts::star<3, 1>, float>(opt, e, copy_gbs, rs, agree);
-      run_case<ts::box<3, 1>, float>(opt, e, copy_gbs, rs, agree);
+      run_case<ts::star<3, 1>, float, true>(opt, e, copy_gbs, rs, agree);
+      run_case<ts::star<3, 2>, float>(opt, e, copy_gbs, rs, agree);
+      run_case<ts::star<3, 4>, float, true>(opt, e, copy_gbs, rs, agree);
+      run_case<ts::box<3, 1>, float, true>(opt, e, copy_gbs, rs, agree);
+      run_case<ts::star<3, 1>, double, true>(opt, e, copy_gbs, rs, agree);
+      run_case<ts::star<2, 1>, float, true>(opt, ts::extents<2>{8192, 8192}, copy_gbs, rs, agree);
     }
     auto cubes = [&](auto t) {
       using T = decltype(t);
@@ -265,7 +447,7 @@ int main(int argc, char** argv) {
       }
       for (int n : opt.smoke ? std::vector<int>{77} : std::vector<int>{8192, 4096}) {
         const ts::extents<2> e{n, n};
-        run_case<ts::star<2, 1>, T>(opt, e, copy_gbs, rs, agree);
+        run_case<ts::star<2, 1>, T, true>(opt, e, copy_gbs, rs, agree);
         run_case<ts::box<2, 1>, T>(opt, e, copy_gbs, rs, agree);
       }
     };
@@ -274,6 +456,12 @@ int main(int argc, char** argv) {
       cubes(double{});
     }
     if (!opt.smoke) print(rs, copy_gbs);
+    if (opt.host && !opt.quick && !opt.smoke) {
+      auto hs = host_section();
+      rs.insert(rs.end(), hs.begin(), hs.end());
+    }
+    if (!opt.smoke) report_automatic(rs);
+    if (!opt.tuning_table.empty()) write_tuning_table(opt.tuning_table, rs, cu::current_device_limits().name);
     if (!opt.csv.empty()) write_csv(opt.csv, rs, copy_gbs);
     if (!opt.json.empty()) write_json(opt.json, rs, copy_gbs, dev);
     for (const auto& r : rs)

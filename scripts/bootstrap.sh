@@ -8,7 +8,7 @@
 #      CMake is pointed there; nothing is installed system-wide.
 #   2. Configures (CUDA on when nvcc is found; -DTESSERA_ENABLE_CUDA=OFF to skip) and
 #      builds with every core.
-# Extra arguments go to the CMake configure step.
+# Extra arguments go to the CMake configure step; BOOTSTRAP_CONFIGURE_ONLY=1 stops there.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
@@ -47,4 +47,4 @@ else
 fi
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${cmake_args[@]}" "$@"
-cmake --build "$build" -j "$(nproc)"
+[[ "${BOOTSTRAP_CONFIGURE_ONLY:-0}" == 1 ]] || cmake --build "$build" -j "$(nproc)"

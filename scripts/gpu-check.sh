@@ -3,7 +3,9 @@
 #   build with CUDA (sm_90 unless CMAKE_CUDA_ARCHITECTURES is set), run the whole test
 #   suite, run compute-sanitizer memcheck and racecheck over the CUDA test programs,
 #   run the demo and the benchmark driver. Logs go to $OUT (default ./gpu-logs).
-#   GPU_CHECK_SKIP_BENCH=1 skips the benchmark.
+#   GPU_CHECK_SKIP_BENCH=1 skips the benchmark, GPU_CHECK_SKIP_SANITIZER=1 the sanitizers,
+#   GPU_CHECK_ONLY_BENCH=1 builds and runs only the benchmark driver;
+#   BENCH_ARGS passes arguments to tessera-bench (e.g. "--quick --variants").
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${OUT:-$root/gpu-logs}"
@@ -20,14 +22,23 @@ step "device"
   git -C "$root" log -1 --format='commit %H' 2>/dev/null; } | tee "$out/summary.txt"
 
 step "build"
+[[ "${GPU_CHECK_ONLY_BENCH:-0}" == 1 ]] && export BOOTSTRAP_CONFIGURE_ONLY=1
 BUILD_DIR="$build" scripts/bootstrap.sh -DCMAKE_CUDA_ARCHITECTURES="${CMAKE_CUDA_ARCHITECTURES:-90}" \
   >"$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
 grep -E "tessera|warning" "$out/build.log" | head -20
+
+if [[ "${GPU_CHECK_ONLY_BENCH:-0}" == 1 ]]; then  # a quick performance experiment
+  step "benchmark only"
+  cmake --build "$build" -j "$(nproc)" --target tessera-bench >/dev/null && \
+    "$build/perf/tessera-bench" ${BENCH_ARGS:-} --csv "$out/bench.csv" --json "$out/bench.json" 2>&1 | tee -a "$out/summary.txt"
+  exit $?
+fi
 
 step "tests"
 ctest --test-dir "$build" -j "$(nproc)" --output-on-failure >"$out/ctest.log" 2>&1 || status=1
 grep -E "tests passed|Skipped|\(Failed\)|Not Run|Total Test time" "$out/ctest.log" | head -40
 
+if [[ "${GPU_CHECK_SKIP_SANITIZER:-0}" != 1 ]]; then
 step "compute-sanitizer (memcheck, racecheck) on the CUDA test programs"
 # The allocation-failure test is left out: its cudaMalloc fails on purpose, and the
 # sanitizer counts every failed API call as an error. ctest above runs it.
@@ -50,10 +61,11 @@ done
 for p in "${pids[@]}"; do wait "$p" || status=1; done
 # one file back: every sanitizer log, each headed by its name
 for f in "$build"/sanitizer-*.log; do echo "##### $(basename "$f")"; cat "$f"; done >"$out/sanitizer.log"
+fi
 
 step "demo, validate, heat3d run"
 { "$build/apps/tessera/tessera" || status=1
-  for p in cuda:naive cuda:tiled cuda:coarsened cuda:register-tiled cuda:streaming cuda:automatic; do
+  for p in cuda:naive cuda:tiled cuda:coarsened cuda:register-tiled cuda:streaming cuda:shared-streaming cuda:automatic; do
     "$build/apps/tessera/tessera" validate --policy "$p" >"$build/validate.log" 2>&1 || status=1
     echo "$p: $(tail -1 "$build/validate.log")"
   done

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <numbers>
 
+#include "progress.hpp"
 #include "run_heat.hpp"
 
 namespace tessera::app {
@@ -35,7 +36,14 @@ int run_poisson2d(const run_options& o) {
     View<T, 2, Space> f("f", f_h.layout()), u("u", f_h.layout()), s("scratch", f_h.layout());
     deep_copy(f, f_h);
     const auto t0 = std::chrono::steady_clock::now();
-    const auto res = jacobi_poisson(policy, f, u, s, h, bc, tol, max_it, 200);
+    // open-ended: the bar counts iterations against the limit and shows the residual
+    const progress_bar bar(max_it == 1000000 ? 100000 : max_it, 2000);
+    const auto res = jacobi_poisson(policy, f, u, s, h, bc, tol, max_it, 200, [&](int it, double resid) {
+      char buf[48];
+      std::snprintf(buf, sizeof buf, "residual %.2e", resid);
+      bar.show(it, buf);
+    });
+    bar.clear();
     const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     deep_copy(out, u);
     return std::make_pair(res, sec);
@@ -82,7 +90,9 @@ int run_wave2d(const run_options& o) {
     deep_copy(a, u0);
     deep_copy(b, u0);  // at rest: u^1 = u^0
     const auto t0 = std::chrono::steady_clock::now();
-    const auto r = leapfrog(policy, st, a, b, c, o.steps, bc);
+    const progress_bar bar(o.steps);
+    const auto r = leapfrog(policy, st, a, b, c, o.steps, bc, [&](int k) { bar.show(k); }, bar.every());
+    bar.clear();
     deep_copy(out, r);
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };

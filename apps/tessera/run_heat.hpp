@@ -16,6 +16,7 @@
 #include <tessera/io/png.hpp>
 #include <tessera/io/vti.hpp>
 
+#include "progress.hpp"
 #include "policy_names.hpp"
 
 namespace tessera::app {
@@ -99,19 +100,15 @@ int run_heat3d(const run_options& o) {
     deep_copy(u, u0);
     iterate_options<T, 3, Space> opt;
     opt.boundary = bc;
-    const bool bar = isatty(fileno(stderr)) && o.steps >= 20;
-    if (bar) {
-      opt.every = std::max(1, o.steps / 50);
-      opt.callback = [&](int k, const View<T, 3, Space>&) {
-        const int w = 40, done = static_cast<int>(double(k) / o.steps * w);
-        std::fprintf(stderr, "\r[%s%s] %d/%d", std::string(done, '#').c_str(), std::string(w - done, ' ').c_str(), k,
-                     o.steps);
-      };
+    const progress_bar bar(o.steps);
+    if (bar.on()) {
+      opt.every = bar.every();
+      opt.callback = [&](int k, const View<T, 3, Space>&) { bar.show(k); };
     }
     const auto t0 = std::chrono::steady_clock::now();
     const auto r = iterate(policy, step, u, scratch, o.steps, opt);
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (bar) std::fprintf(stderr, "\r%60s\r", "");
+    bar.clear();
     deep_copy(result_h, r);
   });
 

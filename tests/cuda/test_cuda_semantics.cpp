@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <string>
 
@@ -88,6 +89,15 @@ TEST_CASE("launch record: the block each kernel ran with matches its policy") {
   r = run_and_check<streaming_64x4x16, ts::star<2, 3>, double>(ts::extents<2>{37, 53});
   CHECK((r.block[0] == 64 && r.block[1] == 1));
   CHECK(r.grid[1] == 3);   // ceil(37 / 16) rows
+  r = run_and_check<shared_streaming_64x2x3x5, ts::box<3, 2>, float>(e3);
+  CHECK((r.block[0] == 64 && r.block[1] == 2 && r.block[2] == 1));
+  CHECK(r.grid[1] == 5);   // ceil(29 / 6) tiles of 2 x 3 rows
+  CHECK(r.grid[2] == 8);   // ceil(37 / 5)
+  r = run_and_check<shared_streaming_64x2x3x5, ts::star<3, 4>, double>(e3);
+  CHECK(r.plan.chunk == 5);
+  r = run_and_check<shared_streaming_64x2x3x5, ts::box<2, 1>, double>(ts::extents<2>{37, 53});
+  CHECK((r.block[0] == 64 && r.block[1] == 1));
+  CHECK(r.grid[1] == 8);   // ceil(37 / 5) rows
   // defaults, as documented in policy.hpp
   r = run_and_check<cu::naive<>, ts::star<3, 1>, float>(e3);
   CHECK((r.block[0] == 32 && r.block[1] == 8 && r.block[2] == 1));
@@ -100,14 +110,41 @@ TEST_CASE("launch record: the block each kernel ran with matches its policy") {
   CHECK((r.block[0] == 32 && r.block[1] == 32 && r.block[2] == 1));
   r = run_and_check<cu::naive<32, 8, 1>, ts::box<3, 2>, double>(e3);
   CHECK((r.block[0] == 32 && r.block[1] == 8 && r.block[2] == 1));
-  r = run_and_check<cu::automatic, ts::star<3, 1>, float>(e3);
-  CHECK(r.policy == "cuda:streaming");  // the documented choice for fp32 3D
-  r = run_and_check<cu::automatic, ts::star<3, 1>, double>(e3);
-  CHECK(r.policy == "cuda:naive");
-  r = run_and_check<cu::automatic, ts::star<3, 4>, double>(e3);
-  CHECK(r.policy == "cuda:streaming");
   r = run_and_check<cu::automatic, ts::star<1, 2>, float>(ts::extents<1>{1001});
-  CHECK(r.policy == "cuda:naive");
+  CHECK(r.policy == "cuda:naive");  // the only candidate with a 1D kernel
+}
+
+TEST_CASE("cuda::automatic runs the table's choice, else tunes once per case and remembers it") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  const ts::extents<3> e3{37, 29, 53};
+  const auto& lim = cu::current_device_limits();
+  // a built-in shape the table has for this device runs the table's candidate
+  if (const auto c = cu::lookup(cu::builtin_tuning_table(), cu::make_tuning_key<ts::star<3, 1>, float>(lim.name))) {
+    const auto r = run_and_check<cu::automatic, ts::star<3, 1>, float>(e3);
+    CHECK(r.policy == cu::candidate_name(*c));
+  }
+  // radius 3 is not benchmarked, so in no table: the first call times the candidates,
+  // the second reuses the choice
+  REQUIRE_FALSE(cu::lookup(cu::builtin_tuning_table(), cu::make_tuning_key<ts::star<3, 3>, double>(lim.name)));
+  const auto before = cu::tuning_cache_size();
+  auto r = run_and_check<cu::automatic, ts::star<3, 3>, double>(e3);
+  CHECK(cu::tuning_cache_size() == before + 1);
+  const std::string key = lim.name + "|" + ts::shape_name<ts::star<3, 3>>() + "|double|" + e3.to_string();
+  const auto chosen = cu::tuning_cache_find(key);
+  REQUIRE(chosen.has_value());
+  CHECK(r.policy == cu::candidate_name(*chosen));
+  r = run_and_check<cu::automatic, ts::star<3, 3>, double>(e3);
+  CHECK(cu::tuning_cache_size() == before + 1);
+  CHECK(r.policy == cu::candidate_name(*chosen));
+  // other extents are another case
+  r = run_and_check<cu::automatic, ts::star<3, 3>, double>(ts::extents<3>{20, 21, 22});
+  CHECK(cu::tuning_cache_size() == before + 2);
+  // TESSERA_TUNE=0: no timing, the default rule (shared_streaming for 2D/3D)
+  ::setenv("TESSERA_TUNE", "0", 1);
+  r = run_and_check<cu::automatic, ts::star<3, 3>, double>(ts::extents<3>{23, 24, 25});
+  ::unsetenv("TESSERA_TUNE");
+  CHECK(cu::tuning_cache_size() == before + 2);
+  CHECK(r.policy == "cuda:shared-streaming");
 }
 
 TEST_CASE("apply on a user stream; results visible after synchronising it") {
@@ -193,12 +230,13 @@ TEST_CASE("validate a CUDA policy against Kokkos; the portable automatic runs an
 TEST_CASE("an allocation that cannot succeed names the label, the bytes and the free memory") {
   TESSERA_REQUIRE_CUDA_DEVICE();
   try {
-    ts::View<double, 3, ts::CudaSpace> huge("huge_field", ts::extents{100000, 100000, 1000}, 0);
-    FAIL("allocated 80 TB");
+    // rows of 1024 doubles are already whole 128-byte lines: no padding
+    ts::View<double, 3, ts::CudaSpace> huge("huge_field", ts::extents{100000, 100000, 1024}, 0);
+    FAIL("allocated 82 TB");
   } catch (const ts::allocation_error& e) {
     const std::string m = e.what();
     CHECK(m.find("'huge_field'") != std::string::npos);
-    CHECK(m.find("80000000000000 bytes") != std::string::npos);
+    CHECK(m.find("81920000000000 bytes") != std::string::npos);
     CHECK(m.find("bytes free") != std::string::npos);
   }
 }

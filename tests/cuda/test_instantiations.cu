@@ -3,6 +3,7 @@
 #include <tessera/cuda/kernels/coarsened.cuh>
 #include <tessera/cuda/kernels/naive.cuh>
 #include <tessera/cuda/kernels/register_tiled.cuh>
+#include <tessera/cuda/kernels/shared_streaming.cuh>
 #include <tessera/cuda/kernels/streaming.cuh>
 #include <tessera/cuda/kernels/tiled.cuh>
 
@@ -23,4 +24,8 @@ TESSERA_CUDA_INSTANTIATE(tessera::cuda::streaming<>, float, tessera::test::corne
 TESSERA_CUDA_INSTANTIATE(tessera::cuda::streaming<>, float, tessera::test::skewed3d)
 TESSERA_CUDA_INSTANTIATE(tessera::cuda::streaming<>, double, tessera::test::corner2d)
 TESSERA_CUDA_INSTANTIATE(tessera::cuda::streaming<>, double, tessera::test::skewed3d)
+TESSERA_CUDA_INSTANTIATE(tessera::cuda::shared_streaming<>, float, tessera::test::corner2d)
+TESSERA_CUDA_INSTANTIATE(tessera::cuda::shared_streaming<>, float, tessera::test::skewed3d)
+TESSERA_CUDA_INSTANTIATE(tessera::cuda::shared_streaming<>, double, tessera::test::corner2d)
+TESSERA_CUDA_INSTANTIATE(tessera::cuda::shared_streaming<>, double, tessera::test::skewed3d)
 // register_tiled has no kernel for these shapes: its plan refuses them with a reason.

@@ -3,6 +3,7 @@
 #include <tessera/cuda/kernels/coarsened.cuh>
 #include <tessera/cuda/kernels/naive.cuh>
 #include <tessera/cuda/kernels/register_tiled.cuh>
+#include <tessera/cuda/kernels/shared_streaming.cuh>
 #include <tessera/cuda/kernels/streaming.cuh>
 #include <tessera/cuda/kernels/tiled.cuh>
 
@@ -19,3 +20,6 @@ TESSERA_CUDA_INSTANTIATE(tessera::test::register_tiled_64x8x4, float, tessera::s
 TESSERA_CUDA_INSTANTIATE(tessera::test::register_tiled_64x8x4, double, tessera::star<2, 1>)
 TESSERA_CUDA_INSTANTIATE(tessera::test::streaming_64x4x16, float, tessera::box<3, 2>)
 TESSERA_CUDA_INSTANTIATE(tessera::test::streaming_64x4x16, double, tessera::star<2, 3>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::shared_streaming_64x2x3x5, float, tessera::box<3, 2>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::shared_streaming_64x2x3x5, double, tessera::star<3, 4>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::shared_streaming_64x2x3x5, double, tessera::box<2, 1>)

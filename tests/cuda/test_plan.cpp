@@ -137,6 +137,44 @@ TEST_CASE("plan: 2D marching kernels march along y with a 1D block") {
   CHECK(p.shared_bytes == 5 * 256 * sizeof(float));
 }
 
+TEST_CASE("plan: shared_streaming stores a ring of planes; chunk fills the device; 1D is refused") {
+  // star: only the centre plane is stored, 2 slots of (4 * 4 + 2) x (128 + 2)
+  auto p = cu::make_plan<ts::star<3, 1>, float>(cu::shared_streaming<>{}, ts::extents{512, 512, 512}, h100);
+  REQUIRE(p.ok());
+  CHECK((p.block[0] == 128 && p.block[1] == 4 && p.block[2] == 1));
+  CHECK((p.out_tile[0] == 128 && p.out_tile[1] == 16));
+  CHECK(p.shared_bytes == 2 * 18 * 130 * sizeof(float));
+  CHECK(p.chunk == 32);  // 32 planes per cell of reach; 4 x 32 x 16 blocks fill 132 SMs
+  CHECK(p.grid[2] == 16);
+  // box of radius 2: planes m-2 .. m+2 are read off-axis, 6 slots of 20 x 132 doubles
+  p = cu::make_plan<ts::box<3, 2>, double>(cu::shared_streaming<>{}, ts::extents{512, 512, 512}, h100);
+  REQUIRE(p.ok());
+  CHECK(p.shared_bytes == 6 * 20 * 132 * sizeof(double));
+  CHECK(p.needs_shared_opt_in);
+  // a wide star starts from 128 planes; a small grid halves the chunk until it fills the SMs
+  p = cu::make_plan<ts::star<3, 4>, float>(cu::shared_streaming<>{}, ts::extents{1024, 1024, 1024}, h100);
+  CHECK(p.chunk == 128);
+  p = cu::make_plan<ts::star<3, 1>, float>(cu::shared_streaming<>{}, ts::extents{64, 64, 64}, h100);
+  CHECK(p.chunk == 8);
+  CHECK(p.grid[2] == 8);
+  // an explicit chunk is kept; 2D marches rows
+  p = cu::make_plan<ts::star<2, 1>, float>(cu::shared_streaming<0, 0, 0, 16>{}, ts::extents{100, 1000}, h100);
+  REQUIRE(p.ok());
+  CHECK((p.block[0] == 128 && p.block[1] == 1));
+  CHECK(p.out_tile[0] == 512);  // 128 threads x 4 columns
+  CHECK(p.chunk == 16);
+  CHECK(p.grid[0] == 2);
+  CHECK(p.grid[1] == 7);
+  CHECK(p.shared_bytes == 2 * 514 * sizeof(float));
+  const auto one = cu::make_plan<ts::star<1, 1>, float>(cu::shared_streaming<>{}, ts::extents{100}, h100);
+  REQUIRE_FALSE(one.ok());
+  CHECK(contains(one.reason, "cuda::naive"));
+  // too much shared memory for the device is refused with the numbers
+  const auto big = cu::make_plan<ts::box<3, 4>, double>(cu::shared_streaming<128, 8, 8>{}, ts::extents{64, 64, 64}, h100);
+  REQUIRE_FALSE(big.ok());
+  CHECK(contains(big.reason, "shared memory"));
+}
+
 TEST_CASE("plan: streaming has no halo threads and serves boxes; 1D is refused") {
   const auto p = cu::make_plan<ts::box<3, 2>, float>(cu::streaming<>{}, ts::extents{37, 29, 53}, h100);
   REQUIRE(p.ok());
@@ -151,4 +189,35 @@ TEST_CASE("plan: streaming has no halo threads and serves boxes; 1D is refused")
   const auto one = cu::make_plan<ts::star<1, 2>, float>(cu::streaming<>{}, ts::extents{100}, h100);
   REQUIRE_FALSE(one.ok());
   CHECK(contains(one.reason, "cuda::naive"));
+}
+
+TEST_CASE("tuning table: parsed, looked up, bad rows named; automatic plans the table's choice") {
+  const std::string text =
+      "# comment\n"
+      "device,shape_class,rank,radius,precision,policy,note\n"
+      "\"NVIDIA H100 80GB HBM3\",star,3,1,float,cuda:shared-streaming,\"fraction of copy 0.75\"\n"
+      "NVIDIA H100 80GB HBM3,star,3,1,double,cuda:naive,\n";
+  const auto t = cu::parse_tuning_table(text, "t.csv");
+  REQUIRE(t.size() == 2);
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>("NVIDIA H100 80GB HBM3")) ==
+        cu::candidate::shared_streaming);
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, double>("NVIDIA H100 80GB HBM3")) == cu::candidate::naive);
+  CHECK_FALSE(cu::lookup(t, cu::make_tuning_key<ts::star<3, 2>, float>("NVIDIA H100 80GB HBM3")));
+  CHECK_FALSE(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>("NVIDIA H200")));
+  CHECK(std::string(cu::shape_class_of<ts::box<2, 1>>::name) == "box");
+  CHECK(std::string(cu::shape_class_of<ts::test::skewed3d>::name) == "custom");
+  CHECK_THROWS_WITH_AS(cu::parse_tuning_table("h\ndev,star,3,1,float,cuda:magic\n", "t.csv"),
+                       doctest::Contains("t.csv:2: unknown policy 'cuda:magic'"), ts::invalid_argument_error);
+  CHECK_THROWS_WITH_AS(cu::parse_tuning_table("h\ndev,star,three,1,float,cuda:naive\n", "t.csv"),
+                       doctest::Contains("t.csv:2: rank and radius"), ts::invalid_argument_error);
+  CHECK_THROWS_WITH_AS(cu::parse_tuning_table("h\ndev,star\n", "t.csv"), doctest::Contains("t.csv:2: expected"),
+                       ts::invalid_argument_error);
+  CHECK_NOTHROW(cu::builtin_tuning_table());
+  for (const auto& e : cu::builtin_tuning_table()) CHECK(!e.key.device.empty());
+  // no entry for this nominal device: the default rule, planned without a GPU
+  cu::device_limits nominal = h100;
+  nominal.name = "no such GPU";
+  CHECK(cu::make_plan<ts::star<3, 1>, float>(cu::automatic{}, ts::extents{64, 64, 64}, nominal).strategy ==
+        "shared_streaming");
+  CHECK(cu::make_plan<ts::star<1, 1>, float>(cu::automatic{}, ts::extents{100}, nominal).strategy == "naive");
 }

@@ -10,4 +10,7 @@ using tiled_128 = cuda::tiled<128>;
 using coarsened_64x8x4 = cuda::coarsened<64, 8, 4>;
 using register_tiled_64x8x4 = cuda::register_tiled<64, 8, 4>;
 using streaming_64x4x16 = cuda::streaming<64, 4, 16>;
+// 64 x 2 threads, 3 rows each (a 64 x 6 tile), 5 planes per block: a chunk that is not a
+// multiple of the ring, rows and planes that end mid-tile.
+using shared_streaming_64x2x3x5 = cuda::shared_streaming<64, 2, 3, 5>;
 }  // namespace tessera::test

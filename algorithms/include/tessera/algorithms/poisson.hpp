@@ -5,6 +5,7 @@
 // condition (fill_ghosts before every sweep). Every `check_every` iterations the residual
 // max |Lap_h(u) - f| is measured (compare on the device for CUDA views); the iteration
 // stops when it falls to tol * max|f| or after max_iterations.
+#include <functional>
 #include <cmath>
 
 #include "tessera/algorithms/boundary_fill.hpp"
@@ -25,7 +26,8 @@ struct jacobi_result {
 template <execution_policy Policy, class T, int Rank, class Space>
 jacobi_result jacobi_poisson(const Policy& policy, const View<T, Rank, Space>& f, View<T, Rank, Space>& u,
                              View<T, Rank, Space>& scratch, T h, const boundary_conditions<Rank>& bc, double tol,
-                             int max_iterations, int check_every = 50) {
+                             int max_iterations, int check_every = 50,
+                             const std::function<void(int iterations, double residual)>& progress = {}) {
   // Jacobi sweep: centre 0, every neighbour 1/(2 Rank)
   stencil<star<Rank, 1>, T> sweep_st;
   for (int k = 1; k < sweep_st.size; ++k) sweep_st[k] = T(1) / T(2 * Rank);
@@ -49,6 +51,7 @@ jacobi_result jacobi_poisson(const Policy& policy, const View<T, Rank, Space>& f
     }
     r.iterations += batch;
     r.residual = residual();
+    if (progress) progress(r.iterations, r.residual);
   }
   r.converged = r.residual <= tol * r.rhs_max;
   return r;

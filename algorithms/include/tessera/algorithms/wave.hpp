@@ -4,6 +4,7 @@
 // one apply_with_source per step (source = the previous level, alpha = -1), three
 // buffers rotated. Stable while c dt sqrt(sum_d 4/h_d^2) <= 2 (2nd order); wave_step
 // refuses a larger dt and names the limit.
+#include <functional>
 #include <cmath>
 #include <string>
 
@@ -31,10 +32,12 @@ stencil<star<Rank, 1>, T> wave_step(double c, double dt, const array<T, Rank>& h
 
 /// Runs `steps` leapfrog steps from (prev, cur) = (u^{n-1}, u^n), using `next` as the
 /// third buffer; returns the view holding the newest level (the handles rotate).
+/// `progress(k)`, when given, is called after every `every`-th step k.
 template <execution_policy Policy, class S, class T, int Rank, class Space>
 View<T, Rank, Space> leapfrog(const Policy& policy, const stencil<S, T>& st, View<T, Rank, Space> prev,
                               View<T, Rank, Space> cur, View<T, Rank, Space> next, int steps,
-                              const boundary_conditions<Rank>& bc) {
+                              const boundary_conditions<Rank>& bc,
+                              const std::function<void(int step)>& progress = {}, int every = 1) {
   for (int k = 0; k < steps; ++k) {
     fill_ghosts(cur, bc);
     apply_with_source(policy, st, cur, T(-1), prev, next);
@@ -42,6 +45,7 @@ View<T, Rank, Space> leapfrog(const Policy& policy, const stencil<S, T>& st, Vie
     prev = cur;
     cur = next;
     next = old;
+    if (progress && (k + 1) % every == 0) progress(k + 1);
   }
   fill_ghosts(cur, bc);
   return cur;

@@ -1,7 +1,9 @@
 #pragma once
 // View<T, Rank, Space>: an owning, reference-counted, labelled grid with a ghost layer.
 // Copies share the allocation (as Kokkos views do); the last copy frees it. Elements are
-// zero-initialised on allocation.
+// zero-initialised on allocation. Rows are padded to whole 128-byte lines
+// (default_row_alignment), so every row of every view starts where a GPU memory
+// transaction does; pass a layout to choose otherwise.
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -14,6 +16,13 @@
 
 namespace tessera {
 
+/// Row alignment (in elements) of a View built from extents: 128 bytes, the line size of
+/// the GPU caches. Unpadded rows of n + 2g elements start at every alignment, so a warp's
+/// row segment touches one more 32-byte sector than it needs, and the sector pattern
+/// differs from row to row; padded rows cost at most 127 bytes per row.
+template <class T>
+inline constexpr index_t default_row_alignment = sizeof(T) >= 128 ? 1 : 128 / sizeof(T);
+
 template <class T, int Rank, memory_space Space = HostSpace>
 class View {
   static_assert(std::is_arithmetic_v<T>, "tessera::View holds arithmetic element types");
@@ -25,7 +34,8 @@ class View {
 
   View() = default;
 
-  /// label: names the view in every error message; ghost: ghost-layer width.
+  /// label: names the view in every error message; ghost: ghost-layer width. Rows are
+  /// padded to default_row_alignment<T> elements.
   View(std::string label, const extents<Rank>& interior, int ghost = 0)
       : View(std::move(label), make_layout(label, interior, ghost)) {}
 
@@ -83,7 +93,7 @@ class View {
   static tessera::layout<Rank> make_layout(const std::string& label, const tessera::extents<Rank>& e,
                                            int ghost) {
     try {
-      return tessera::layout<Rank>(e, ghost);
+      return tessera::layout<Rank>(e, ghost, default_row_alignment<T>);
     } catch (const invalid_argument_error& err) {
       throw invalid_argument_error(std::string(err.what()) + " (view '" + label + "')");
     }

@@ -1,45 +1,127 @@
 #pragma once
-// cuda::automatic: picks a strategy per shape class and precision. Until the performance
-// work replaces this by a measured tuning table per device (with an on-first-use tuner),
-// the rule below is read off one tessera-bench run on an H200 (perf/RESULTS.md, run 2:
-// fp32/fp64; 3D 256^3 and 512^3, 2D 4096^2 and 8192^2; star radius 1, 2, 4, box radius 1):
-//   - fp32, rank 2 and 3: cuda::streaming. Best of all policies in 10 of 12 cases
-//     (1.1-1.3x naive); level with naive for star<3,2> at 256^3, and 0.26 vs 0.31 of copy
-//     bandwidth for star<3,4> at 256^3.
-//   - fp64: cuda::naive, except stars of radius >= 4 (streaming 0.49 vs 0.40 at 512^3,
-//     0.43 vs 0.38 at 256^3). For the other fp64 shapes naive is 1.05-1.6x streaming:
-//     with 8-byte elements naive already reaches 0.66-0.80 of copy and streaming's
-//     extra L2 traffic (see RESULTS.md) costs more than its register reuse saves.
-//   - rank 1: cuda::naive (streaming and register tiling need a slow axis).
-// The textbook tiled, coarsened and register_tiled kernels are never the fastest there.
-#include <type_traits>
+// cuda::automatic: runs the strategy measured fastest for this device and case.
+//
+//   1. The tuning table (tuning.hpp; backends/cuda/tuning/table.csv, written by
+//      `tessera-bench --tuning-table` on each device) names the fastest candidate for
+//      (device, shape class, rank, radius, precision).
+//   2. A case the table lacks (another GPU, a custom shape, a radius not benchmarked) is
+//      tuned on first use: every candidate that can run it is launched once to warm up
+//      and three times timed on the caller's views and stream, and the fastest is kept
+//      for the process, per device, shape, precision and extents. The tuning launches
+//      write `out`; the chosen launch that follows overwrites it.
+//   3. With TESSERA_TUNE=0 in the environment, such cases take the default rule instead:
+//      shared_streaming for rank 2 and 3 (the fastest in most measured cases,
+//      perf/RESULTS.md), naive for rank 1 (the other candidates need a marching axis).
+#include <cuda_runtime_api.h>
 
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "tessera/core/cuda_check.hpp"
 #include "tessera/cuda/dispatch.hpp"
+#include "tessera/cuda/tuning.hpp"
 
 namespace tessera::cuda {
 
-/// The policy cuda::automatic runs for shape S (a type, so the choice is visible).
+namespace detail {
+
+template <class S>
+constexpr candidate default_rule() {
+  return S::rank >= 2 ? candidate::shared_streaming : candidate::naive;
+}
+
+/// Calls f with the policy value of candidate c.
+template <class F>
+void with_candidate(candidate c, F&& f) {
+  switch (c) {
+    case candidate::naive: f(naive<>{}); return;
+    case candidate::streaming: f(streaming<>{}); return;
+    case candidate::shared_streaming: f(shared_streaming<>{}); return;
+  }
+}
+
+/// Times every candidate that can run this case on (in, out, stream); the fastest.
+template <class S, class T, int Rank, class Space>
+candidate tune_on_first_use(const stencil<S, T>& st, const View<T, Rank, Space>& in,
+                            const View<T, Rank, Space>& out, cudaStream_t stream) {
+  cudaEvent_t a{}, b{};
+  TESSERA_CUDA_CHECK(cudaEventCreate(&a), "cuda::automatic tuner: event");
+  TESSERA_CUDA_CHECK(cudaEventCreate(&b), "cuda::automatic tuner: event");
+  candidate best = default_rule<S>();
+  float best_ms = std::numeric_limits<float>::max();
+  for (candidate c : all_candidates) {
+    with_candidate(c, [&](auto policy) {
+      if (!plan_for<S, T>(policy, in.extents()).ok()) return;
+      sweep(policy, st, in, out, stream);  // warm-up
+      std::vector<float> t;
+      for (int k = 0; k < 3; ++k) {
+        cudaEventRecord(a, stream);
+        sweep(policy, st, in, out, stream);
+        cudaEventRecord(b, stream);
+        TESSERA_CUDA_CHECK(cudaEventSynchronize(b), "cuda::automatic tuner: timing");
+        float ms = 0;
+        cudaEventElapsedTime(&ms, a, b);
+        t.push_back(ms);
+      }
+      std::sort(t.begin(), t.end());
+      if (t[1] < best_ms) best_ms = t[1], best = c;
+    });
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return best;
+}
+
+}  // namespace detail
+
+/// What cuda::automatic runs for shape S and type T on the device lim describes,
+/// without timing anything: the table's entry, else the default rule.
 template <class S, class T>
-struct automatic_choice {
-  static constexpr bool wide_star = shape_traits<S>::slow_axis_neighbours_on_axis && shape_traits<S>::radius >= 4;
-  static constexpr bool use_streaming = S::rank >= 2 && (sizeof(T) <= 4 || wide_star);
-  using type = std::conditional_t<use_streaming, streaming<>, naive<>>;
-};
+candidate table_choice(const device_limits& lim) {
+  if constexpr (S::rank == 1) {
+    return candidate::naive;
+  } else {
+    if (const auto c = lookup(builtin_tuning_table(), make_tuning_key<S, T>(lim.name))) return *c;
+    return detail::default_rule<S>();
+  }
+}
+
+/// The candidate cuda::automatic runs for this call: the table's, else the tuner's
+/// (measured on these views once per process), else the default rule.
+template <class S, class T, int Rank, class Space>
+candidate choose(const stencil<S, T>& st, const View<T, Rank, Space>& in, const View<T, Rank, Space>& out,
+                 cudaStream_t stream = nullptr) {
+  if constexpr (S::rank == 1) {
+    return candidate::naive;
+  } else {
+    const device_limits& lim = current_device_limits();
+    if (const auto c = lookup(builtin_tuning_table(), make_tuning_key<S, T>(lim.name))) return *c;
+    if (!tuning_enabled()) return detail::default_rule<S>();
+    const std::string key = lim.name + "|" + shape_name<S>() + "|" + (sizeof(T) == 4 ? "float" : "double") +
+                            "|" + in.extents().to_string();
+    if (const auto c = tuning_cache_find(key)) return *c;
+    const candidate c = detail::tune_on_first_use(st, in, out, stream);
+    tuning_cache_store(key, c);
+    return c;
+  }
+}
 
 template <class S, class T, int Rank, class Space>
 void sweep(const automatic&, const stencil<S, T>& st, const View<T, Rank, Space>& in,
            const View<T, Rank, Space>& out, cudaStream_t stream = nullptr) {
-  sweep(typename automatic_choice<S, T>::type{}, st, in, out, stream);
+  detail::with_candidate(choose(st, in, out, stream), [&](auto policy) {
+    if constexpr (has_kernel_v<decltype(policy), S>) sweep(policy, st, in, out, stream);
+  });
 }
 
-}  // namespace tessera::cuda
-
-namespace tessera::cuda {
-
-/// The plan cuda::automatic runs: its choice's plan.
+/// The plan cuda::automatic runs from the table alone (see table_choice).
 template <class S, class T>
 launch_plan make_plan(const automatic&, const extents<S::rank>& e, const device_limits& lim) {
-  return make_plan<S, T>(typename automatic_choice<S, T>::type{}, e, lim);
+  launch_plan p;
+  detail::with_candidate(table_choice<S, T>(lim), [&](auto policy) { p = make_plan<S, T>(policy, e, lim); });
+  return p;
 }
 
 }  // namespace tessera::cuda

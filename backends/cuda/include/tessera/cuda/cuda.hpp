@@ -6,3 +6,4 @@
 #include "tessera/cuda/plan.hpp"
 #include "tessera/cuda/policy.hpp"
 #include "tessera/cuda/runtime.hpp"
+#include "tessera/cuda/tuning.hpp"

@@ -30,6 +30,8 @@ template <int A, int B, int C>
 inline constexpr bool is_kernel_policy<register_tiled<A, B, C>> = true;
 template <int A, int B, int C>
 inline constexpr bool is_kernel_policy<streaming<A, B, C>> = true;
+template <int A, int B, int C, int D>
+inline constexpr bool is_kernel_policy<shared_streaming<A, B, C, D>> = true;
 }  // namespace detail
 
 /// The plan `policy` would run for shape S and element type T on extents e, on the

@@ -31,6 +31,8 @@ template <int A, int B, int C>
 struct strategy_of<register_tiled<A, B, C>> { using type = register_tiled<>; };
 template <int A, int B, int C>
 struct strategy_of<streaming<A, B, C>> { using type = streaming<>; };
+template <int A, int B, int C, int D>
+struct strategy_of<shared_streaming<A, B, C, D>> { using type = shared_streaming<>; };
 template <class Policy>
 using strategy_of_t = typename strategy_of<Policy>::type;
 
@@ -46,6 +48,8 @@ void launch_tiles(register_tiled<>, const launch_plan&, const params_for<S, T>&,
 
 template <class S, class T, int BX, int BY, int BZ, int Chunk>
 void launch_tiles(streaming<>, const launch_plan&, const params_for<S, T>&, cudaStream_t);
+template <class S, class T, int BX, int BY, int BZ, int Chunk>
+void launch_tiles(shared_streaming<>, const launch_plan&, const params_for<S, T>&, cudaStream_t);
 
 /// Launches `plan` for `Policy` (any tile parameters) on `stream`.
 template <class S, class T, class Policy>
@@ -64,6 +68,8 @@ inline constexpr bool has_kernel_v<register_tiled<TX, TY, C>, S> =
     S::rank >= 2 && shape_traits<S>::slow_axis_neighbours_on_axis;
 template <int TX, int TY, int C, class S>
 inline constexpr bool has_kernel_v<streaming<TX, TY, C>, S> = S::rank >= 2;
+template <int BX, int BY, int RY, int C, class S>
+inline constexpr bool has_kernel_v<shared_streaming<BX, BY, RY, C>, S> = S::rank >= 2;
 
 }  // namespace tessera::cuda
 

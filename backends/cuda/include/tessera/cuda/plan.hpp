@@ -2,6 +2,7 @@
 // Lowering: (policy, shape, element type, extents, device limits) -> a launch plan, or a
 // reason written for a human why the policy cannot serve this case. Plain host code:
 // unit-tested on machines without a GPU; kernels only execute a plan.
+#include <algorithm>
 #include <cstddef>
 #include <string>
 
@@ -252,6 +253,93 @@ launch_plan make_plan(const streaming<BX, BY, C>&, const extents<S::rank>& e, co
     p.out_tile[2] = S::rank == 3 ? cfg::chunk : 1;
     for (int a = 0; a < 3; ++a)
       p.grid[a] = detail::ceil_div(detail::virtual_extent(e, 2 - a), p.out_tile[a]);
+    detail::check_limits(p, lim);
+    return p;
+  }
+}
+
+namespace detail {
+/// The shared-memory layout of a shared_streaming block (host and device constexpr): a
+/// ring of `slots` planes, each the SH x SW tile with its in-plane halo. Planes m + d for
+/// DLO <= d <= DHI are read by off-axis points; one slot more lets a single barrier per
+/// step separate the writer of a slot from its last readers.
+template <class S, int BX, int BY, int RY>
+struct shared_streaming_layout {
+  static constexpr int rank = S::rank;
+  static constexpr int march = 3 - rank;  // virtual axis marched along
+  static constexpr bool has_y = rank == 3;
+  using r = virtual_reach<S>;
+  static constexpr int off(int k, int v) { return r::axis(v) < 0 ? 0 : S::points[k][r::axis(v)]; }
+  static constexpr int dm(int k) { return off(k, march); }
+  static constexpr int dy(int k) { return has_y ? off(k, 1) : 0; }
+  static constexpr int dx(int k) { return off(k, 2); }
+  static constexpr int size = shape_traits<S>::size;
+  static constexpr bool on_axis(int k) { return dx(k) == 0 && dy(k) == 0; }
+  // Tile: 3D, BX columns x BY * RY rows; 2D, one row of BX * RY columns.
+  static constexpr int TX = has_y ? BX : BX * RY, TY = has_y ? BY * RY : 1;
+  static constexpr int RXL = -r::lo(2), RXH = r::hi(2);
+  static constexpr int RYL = has_y ? -r::lo(1) : 0, RYH = has_y ? r::hi(1) : 0;
+  static constexpr int SW = TX + RXL + RXH, SH = TY + RYL + RYH;
+  static constexpr int DLO = [] {
+    int d = 0;
+    for (int k = 0; k < size; ++k)
+      if (!on_axis(k) && dm(k) < d) d = dm(k);
+    return d;
+  }();
+  static constexpr int DHI = [] {
+    int d = 0;
+    for (int k = 0; k < size; ++k)
+      if (!on_axis(k) && dm(k) > d) d = dm(k);
+    return d;
+  }();
+  static constexpr int slots = DHI - DLO + 2;
+  static constexpr std::size_t shared_elements = std::size_t(slots) * SH * SW;
+};
+}  // namespace detail
+
+template <class S, class T, int BX, int BY, int RY, int C>
+launch_plan make_plan(const shared_streaming<BX, BY, RY, C>&, const extents<S::rank>& e,
+                      const device_limits& lim) {
+  using cfg = tile_config<shared_streaming<BX, BY, RY, C>, S::rank>;
+  launch_plan p;
+  p.strategy = "shared_streaming";
+  if constexpr (S::rank == 1) {
+    p.reason = "shared_streaming marches along the slowest axis of a 2D or 3D grid; a 1D grid has "
+               "no such axis: use cuda::naive or cuda::tiled";
+    return p;
+  } else {
+    using lay = detail::shared_streaming_layout<S, cfg::bx, cfg::by, cfg::bz>;
+    p.block[0] = cfg::bx, p.block[1] = cfg::by, p.block[2] = 1;
+    p.out_tile[0] = lay::TX;
+    if constexpr (S::rank == 3) p.out_tile[1] = lay::TY;
+    const int m_dim = S::rank == 3 ? 2 : 1;  // dim3 component of the marching axis
+    const long long n_march = detail::virtual_extent(e, lay::march);
+    long long tiles = 1;
+    for (int a = 0; a < m_dim; ++a) tiles *= detail::ceil_div(detail::virtual_extent(e, 2 - a), p.out_tile[a]);
+    int chunk = cfg::chunk;
+    if (chunk == 0) {
+      // Long enough that re-reading the reach along the marching axis at each chunk's
+      // start costs <= ~6% (32 planes per cell of reach), halved while the grid would
+      // not give every SM two blocks of half its thread slots.
+      const int reach = detail::virtual_reach<S>::width(lay::march);
+      chunk = 32 * (reach > 2 ? reach / 2 : 1);
+      const long long want = 2LL * lim.multiprocessors * std::max(1, 1024 / p.threads());
+      while (chunk > 8 && tiles * detail::ceil_div(n_march, chunk) < want) chunk /= 2;
+    }
+    p.chunk = chunk;
+    p.out_tile[m_dim] = chunk;
+    for (int a = 0; a < 3; ++a)
+      p.grid[a] = detail::ceil_div(detail::virtual_extent(e, 2 - a), p.out_tile[a]);
+    p.shared_bytes = lay::shared_elements * sizeof(T);
+    // In-plane offsets are 32-bit in the kernel; a plane (rows padded to 128 bytes) must
+    // stay below 2^31 elements.
+    const long long plane = (S::rank == 3 ? detail::virtual_extent(e, 1) + 2LL * shape_traits<S>::radius : 1) *
+                            (detail::virtual_extent(e, 2) + 2LL * shape_traits<S>::radius + 128);
+    if (plane >= (1LL << 31)) {
+      p.reason = "a plane of " + e.to_string() + " has " + std::to_string(plane) +
+                 " elements; shared_streaming indexes a plane with 32-bit offsets: use cuda::streaming";
+      return p;
+    }
     detail::check_limits(p, lim);
     return p;
   }

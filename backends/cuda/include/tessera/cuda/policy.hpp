@@ -15,6 +15,10 @@
 //   streaming<BX, BY, Chunk>   beyond the textbook: one thread per output column, marching
 //                              Chunk planes along z; the column's z-neighbours stay in
 //                              registers, all other neighbours come through L1/L2
+//   shared_streaming<BX, BY, RY, Chunk>
+//                              streaming built for the roofline: RY rows per thread, the
+//                              in-plane neighbours (and a box's other planes) from a ring
+//                              of planes in shared memory, every load issued a step ahead
 //   automatic                  picks one of the above (heuristic in automatic.hpp)
 #include <string>
 
@@ -81,6 +85,23 @@ struct register_tiled {
 template <int BX = 0, int BY = 0, int Chunk = 0>
 struct streaming {
   static std::string name() { return "cuda:streaming"; }
+  template <class Space>
+  static constexpr bool reaches = detail::is_device_space<Space>;
+};
+
+/// Streaming at the roofline: a BX x BY block owns a BX x (BY * RY) tile of output columns
+/// (RY rows per thread, strided by BY) and marches along the slowest axis. The columns'
+/// neighbours along that axis stay in registers; the tile's plane with its halo (and, for
+/// shapes with off-axis points in other planes, those planes too) is kept in a ring in
+/// shared memory; the next plane's loads are issued before the current one is computed.
+/// Every input element crosses from L2 once per block plus the tile's halo. Rank 2 and 3,
+/// every shape. Chunk = planes per block; 0 lets the plan choose (long enough to amortise
+/// the reach along the marching axis, short enough to fill the device). In 2D a block of
+/// BX threads owns one row of BX * RY columns. Defaults (0): 128 x 4 threads x 4 rows in
+/// 3D (a 128 x 16 tile), 128 threads x 4 columns in 2D (measured: perf/RESULTS.md).
+template <int BX = 0, int BY = 0, int RY = 0, int Chunk = 0>
+struct shared_streaming {
+  static std::string name() { return "cuda:shared-streaming"; }
   template <class Space>
   static constexpr bool reaches = detail::is_device_space<Space>;
 };

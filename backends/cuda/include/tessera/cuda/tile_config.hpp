@@ -57,4 +57,14 @@ struct tile_config<streaming<BX, BY, Chunk>, Rank> {
   static constexpr int chunk = detail::or_default(Chunk, 64);
 };
 
+/// bz carries the rows (2D: columns) per thread; the launch block itself is bx x by x 1.
+/// chunk 0 means "chosen by the plan".
+template <int BX, int BY, int RY, int Chunk, int Rank>
+struct tile_config<shared_streaming<BX, BY, RY, Chunk>, Rank> {
+  static constexpr int bx = detail::or_default(BX, 128);
+  static constexpr int by = Rank == 3 ? detail::or_default(BY, 4) : 1;
+  static constexpr int bz = detail::or_default(RY, 4);
+  static constexpr int chunk = Chunk > 0 ? Chunk : 0;
+};
+
 }  // namespace tessera::cuda

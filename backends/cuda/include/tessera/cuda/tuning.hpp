@@ -1,0 +1,84 @@
+#pragma once
+// The tuning table behind cuda::automatic: for a (device, shape class, rank, radius,
+// precision) it names the fastest of the candidate strategies, as measured by
+// `tessera-bench --tuning-table` on that device. The table ships in the library
+// (backends/cuda/tuning/table.csv, compiled in). A case the table lacks is tuned on first
+// use: each candidate is timed on the caller's own views and the winner is remembered
+// for the process (tuning_cache). Plain host code: parsed and looked up without a GPU.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tessera/core/shape.hpp"
+
+namespace tessera::cuda {
+
+/// The strategies cuda::automatic chooses among (each compiled for every built-in shape
+/// with its default tiles).
+enum class candidate { naive, streaming, shared_streaming };
+inline constexpr candidate all_candidates[] = {candidate::naive, candidate::streaming,
+                                              candidate::shared_streaming};
+
+/// "cuda:naive", ... (the policies' names).
+std::string candidate_name(candidate c);
+/// The candidate a policy name denotes, if any.
+std::optional<candidate> candidate_from_name(std::string_view name);
+
+/// "star", "box" or "custom": the shape class a table row is keyed by.
+template <class S>
+struct shape_class_of {
+  static constexpr const char* name = "custom";
+};
+template <int R, int Radius>
+struct shape_class_of<star<R, Radius>> {
+  static constexpr const char* name = "star";
+};
+template <int R, int Radius>
+struct shape_class_of<box<R, Radius>> {
+  static constexpr const char* name = "box";
+};
+
+struct tuning_key {
+  std::string device;       // cudaDeviceProp::name, e.g. "NVIDIA H100 80GB HBM3"
+  std::string shape_class;  // star, box, custom
+  int rank = 0;
+  int radius = 0;
+  std::string precision;  // float, double
+  bool operator==(const tuning_key&) const = default;
+};
+
+template <class S, class T>
+tuning_key make_tuning_key(const std::string& device) {
+  return {device, shape_class_of<S>::name, S::rank, shape_traits<S>::radius,
+          sizeof(T) == 4 ? "float" : "double"};
+}
+
+struct tuning_entry {
+  tuning_key key;
+  candidate choice = candidate::naive;
+};
+
+/// Parses table text: a header line, then
+///   device,shape_class,rank,radius,precision,policy[,anything else]
+/// ('#' starts a comment line). Throws invalid_argument_error naming the line.
+std::vector<tuning_entry> parse_tuning_table(std::string_view text, const std::string& origin);
+
+/// The table compiled into the library.
+const std::vector<tuning_entry>& builtin_tuning_table();
+
+/// The table's choice for key, if it has one.
+std::optional<candidate> lookup(const std::vector<tuning_entry>& table, const tuning_key& key);
+
+/// Choices made by the on-first-use tuner in this process, keyed by device, shape,
+/// precision and extents: "cuda:shared-streaming" etc. For tests and reports.
+std::size_t tuning_cache_size();
+std::optional<candidate> tuning_cache_find(const std::string& key);
+void tuning_cache_store(const std::string& key, candidate c);
+
+/// False when the environment says TESSERA_TUNE=0 (then cases without a table entry
+/// take the documented default rule instead of being timed).
+bool tuning_enabled();
+
+}  // namespace tessera::cuda

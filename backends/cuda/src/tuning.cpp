@@ -1,0 +1,122 @@
+// The tuning table (compiled in from backends/cuda/tuning/table.csv) and the cache of
+// the on-first-use tuner.
+#include "tessera/cuda/tuning.hpp"
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+#include "tessera/core/errors.hpp"
+#include "tuning_table.inc"  // generated: constexpr const char* tessera_tuning_table_csv
+
+namespace tessera::cuda {
+
+std::string candidate_name(candidate c) {
+  switch (c) {
+    case candidate::naive: return "cuda:naive";
+    case candidate::streaming: return "cuda:streaming";
+    case candidate::shared_streaming: return "cuda:shared-streaming";
+  }
+  return "?";
+}
+
+std::optional<candidate> candidate_from_name(std::string_view name) {
+  for (candidate c : all_candidates)
+    if (candidate_name(c) == name) return c;
+  return std::nullopt;
+}
+
+namespace {
+std::vector<std::string> split_csv(std::string_view line) {
+  std::vector<std::string> f(1);
+  bool quoted = false;
+  for (char ch : line) {
+    if (ch == '"') quoted = !quoted;
+    else if (ch == ',' && !quoted) f.emplace_back();
+    else if (ch != '\r') f.back() += ch;
+  }
+  return f;
+}
+}  // namespace
+
+std::vector<tuning_entry> parse_tuning_table(std::string_view text, const std::string& origin) {
+  std::vector<tuning_entry> rows;
+  std::size_t pos = 0, line_no = 0;
+  bool header = true;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_no;
+    if (line.empty() || line[0] == '#') continue;
+    if (header) {  // column names
+      header = false;
+      continue;
+    }
+    const auto f = split_csv(line);
+    const auto where = origin + ":" + std::to_string(line_no) + ": ";
+    if (f.size() < 6)
+      throw invalid_argument_error(where + "expected device,shape_class,rank,radius,precision,policy; got '" +
+                                   std::string(line) + "'");
+    tuning_entry e;
+    e.key.device = f[0];
+    e.key.shape_class = f[1];
+    try {
+      e.key.rank = std::stoi(f[2]);
+      e.key.radius = std::stoi(f[3]);
+    } catch (const std::exception&) {
+      throw invalid_argument_error(where + "rank and radius must be integers, got '" + f[2] + "', '" + f[3] + "'");
+    }
+    e.key.precision = f[4];
+    const auto c = candidate_from_name(f[5]);
+    if (!c)
+      throw invalid_argument_error(where + "unknown policy '" + f[5] +
+                                   "' (candidates: cuda:naive, cuda:streaming, cuda:shared-streaming)");
+    e.choice = *c;
+    rows.push_back(e);
+  }
+  return rows;
+}
+
+const std::vector<tuning_entry>& builtin_tuning_table() {
+  static const std::vector<tuning_entry> table =
+      parse_tuning_table(tessera_tuning_table_csv, "backends/cuda/tuning/table.csv");
+  return table;
+}
+
+std::optional<candidate> lookup(const std::vector<tuning_entry>& table, const tuning_key& key) {
+  for (const auto& e : table)
+    if (e.key == key) return e.choice;
+  return std::nullopt;
+}
+
+namespace {
+std::mutex cache_mutex;
+std::map<std::string, candidate>& cache() {
+  static std::map<std::string, candidate> c;
+  return c;
+}
+}  // namespace
+
+std::size_t tuning_cache_size() {
+  std::lock_guard lock(cache_mutex);
+  return cache().size();
+}
+std::optional<candidate> tuning_cache_find(const std::string& key) {
+  std::lock_guard lock(cache_mutex);
+  const auto it = cache().find(key);
+  if (it == cache().end()) return std::nullopt;
+  return it->second;
+}
+void tuning_cache_store(const std::string& key, candidate c) {
+  std::lock_guard lock(cache_mutex);
+  cache()[key] = c;
+}
+
+bool tuning_enabled() {
+  const char* v = std::getenv("TESSERA_TUNE");
+  return !(v && std::string_view(v) == "0");
+}
+
+}  // namespace tessera::cuda
