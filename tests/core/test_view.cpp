@@ -1,4 +1,5 @@
 // core: extents, layouts, views, accessors, deep_copy and mirrors.
+#include <cstdint>
 #include <doctest/doctest.h>
 
 #include <type_traits>
@@ -23,8 +24,20 @@ TEST_CASE("layout: row-major strides, ghost origin and padding") {
   CHECK(l.origin_offset() == 2 * l.stride(0) + 2 * l.stride(1) + 2);
 
   ts::layout<2> padded(ts::extents{3, 5}, 1, 32);
-  CHECK(padded.stride(0) == 32);  // 5 + 2 rounded up to 32
-  CHECK(padded.span() == 5 * 32);
+  CHECK(padded.pad_left() == 31);  // the interior starts at element 32 of the row
+  CHECK(padded.stride(0) == 64);   // 31 + 5 + 2 rounded up to 64
+  CHECK(padded.span() == 5 * 64);
+  CHECK(padded.origin_offset() % 32 == 0);
+  CHECK(padded.origin_offset() == 64 + 32);
+  ts::layout<3> wide(ts::extents{2, 3, 100}, 4, 32);
+  CHECK(wide.pad_left() == 28);
+  CHECK(wide.stride(1) == 160);  // 28 + 100 + 8 = 136 -> 160
+  CHECK(wide.origin_offset() % 32 == 0);
+  // View: rows of 128 bytes, interior aligned
+  ts::View<float, 3> v("v", ts::extents{3, 4, 5}, 1);
+  CHECK(v.layout().row_alignment() == 32);
+  CHECK(reinterpret_cast<std::uintptr_t>(&v(0, 0, 0)) % 128 == 0);
+  CHECK(reinterpret_cast<std::uintptr_t>(&v(2, 3, 0)) % 128 == 0);
 }
 
 TEST_CASE("layout: negative extents or ghost widths are rejected with the values") {

@@ -218,7 +218,8 @@ TEST_CASE("validate a CUDA policy against Kokkos; the portable automatic runs an
   // tessera::automatic: device views -> cuda::automatic, host views -> host::parallel
   ts::View<float, 3, ts::CudaSpace> out("out", in.layout());
   ts::apply(ts::automatic{}, st, in, out);
-  CHECK(cu::last_launch().policy == "cuda:streaming");
+  // which candidate runs is measured (table or tuner), not fixed: any of them, on the GPU
+  CHECK(cu::candidate_from_name(cu::last_launch().policy).has_value());
   ts::View<float, 3> out_h("out_h", in_h.layout()), ref("ref", in_h.layout());
   ts::apply(ts::automatic{}, st, in_h, ref);
   ts::deep_copy(out_h, out);

@@ -3,9 +3,13 @@
 // Row-major, last index contiguous. Coordinates are interior coordinates: the interior
 // spans [0, n_d) on each axis and the ghosts span [-ghost, 0) and [n_d, n_d + ghost).
 //
-// Rows may be padded (row_alignment, in elements) so that every row starts at the same
-// alignment; strides carry the padding, so accessors and kernels never assume
-// stride(Rank-2) == n + 2*ghost.
+// Rows may be padded (row_alignment, in elements) so that the interior of every row
+// starts on an aligned boundary: each row begins with pad_left = (-ghost) mod
+// row_alignment unused elements, then the ghosts, the interior and the far ghosts, and is
+// rounded up to a multiple of row_alignment. Aligned interiors let a warp's row segment
+// (and a thread's vector of elements) start where a memory transaction does, and whole
+// output sectors be written. Strides and the origin carry the padding, so accessors and
+// kernels never assume stride(Rank-2) == n + 2*ghost.
 #include <string>
 
 #include "tessera/core/array.hpp"
@@ -31,21 +35,24 @@ class layout {
                                    " is negative; use 0 or more");
     if (row_alignment < 1)
       throw invalid_argument_error("tessera::layout: row_alignment must be >= 1 element");
+    pad_left_ = (row_alignment - ghost % row_alignment) % row_alignment;
     index_t s = 1;
     for (int d = Rank - 1; d >= 0; --d) {
       stride_[d] = s;
       index_t len = interior[d] + 2 * ghost;
-      if (d == Rank - 1) len = (len + row_alignment - 1) / row_alignment * row_alignment;
+      if (d == Rank - 1) len = (pad_left_ + len + row_alignment - 1) / row_alignment * row_alignment;
       s *= len;
     }
     span_ = s;
-    origin_ = 0;
+    origin_ = pad_left_;
     for (int d = 0; d < Rank; ++d) origin_ += ghost * stride_[d];
   }
 
   const extents<Rank>& interior() const { return interior_; }
   int ghost() const { return ghost_; }
   index_t row_alignment() const { return row_alignment_; }
+  /// Unused elements at the start of each row, before the first ghost.
+  index_t pad_left() const { return pad_left_; }
   /// Extent including both ghost layers (not the padding).
   index_t padded_extent(int d) const { return interior_[d] + 2 * ghost_; }
   index_t stride(int d) const { return stride_[d]; }
@@ -68,6 +75,7 @@ class layout {
   extents<Rank> interior_{};
   int ghost_ = 0;
   index_t row_alignment_ = 1;
+  index_t pad_left_ = 0;
   array<index_t, Rank> stride_{};
   index_t span_ = 0;
   index_t origin_ = 0;

@@ -17,9 +17,10 @@
 namespace tessera {
 
 /// Row alignment (in elements) of a View built from extents: 128 bytes, the line size of
-/// the GPU caches. Unpadded rows of n + 2g elements start at every alignment, so a warp's
-/// row segment touches one more 32-byte sector than it needs, and the sector pattern
-/// differs from row to row; padded rows cost at most 127 bytes per row.
+/// the GPU caches; the interior of every row starts on such a boundary (layout.hpp).
+/// Unpadded rows of n + 2g elements start at every alignment, so a warp's row segment
+/// touches one more 32-byte sector than it needs, partial sectors are written, and the
+/// sector pattern differs from row to row; the padding costs < 256 bytes per row.
 template <class T>
 inline constexpr index_t default_row_alignment = sizeof(T) >= 128 ? 1 : 128 / sizeof(T);
 
