@@ -281,52 +281,27 @@ void print(const std::vector<result>& rs, double copy_gbs) {
   std::printf("\nroofline: device-to-device copy %.0f GB/s (read + write)\n", copy_gbs);
 }
 
-/// Per (shape, precision): the candidate of cuda::automatic whose worst slowdown against
-/// the fastest candidate, over the sizes measured, is smallest. Rows for tuning/table.csv.
+/// Per (shape, precision, size): the fastest candidate of cuda::automatic. Rows for
+/// backends/cuda/tuning/table.csv.
 void write_tuning_table(const std::string& path, const std::vector<result>& rs, const std::string& device) {
-  struct group {
-    std::string shape_class, precision;
-    int rank, radius;
-    std::vector<const result*> rows;
-  };
-  std::vector<group> groups;
-  for (const auto& r : rs) {
-    if (!r.ran || r.median_ms <= 0 || !cu::candidate_from_name(r.policy)) continue;
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const group& g) {
-      return g.shape_class == r.shape_class && g.rank == r.rank && g.radius == r.radius && g.precision == r.precision;
-    });
-    if (it == groups.end()) it = groups.insert(groups.end(), group{r.shape_class, r.precision, r.rank, r.radius, {}});
-    it->rows.push_back(&r);
-  }
   std::ofstream f(path);
-  f << "device,shape_class,rank,radius,precision,policy,note\n";
-  for (const auto& g : groups) {
-    std::string best;
-    double best_worst = 1e300;
-    std::string detail;
-    for (cu::candidate c : cu::all_candidates) {
-      const std::string name = cu::candidate_name(c);
-      double worst = 0;
-      bool all = true;
-      for (const auto* r : g.rows) {
-        if (r->policy != name) continue;
-        double fastest = 1e300;
-        const result* mine = r;
-        for (const auto* o : g.rows)
-          if (o->size == mine->size) fastest = std::min(fastest, o->median_ms);
-        worst = std::max(worst, mine->median_ms / fastest);
-      }
-      for (const auto* r : g.rows) {  // a candidate must have run at every size
-        bool found = false;
-        for (const auto* o : g.rows) found |= o->policy == name && o->size == r->size;
-        all &= found;
-      }
-      if (all && worst < best_worst) best_worst = worst, best = name;
-    }
-    for (const auto* r : g.rows)
-      if (r->policy == best) detail += (detail.empty() ? "" : " ") + r->size + ":" + std::to_string(r->fraction).substr(0, 4);
-    f << '"' << device << "\"," << g.shape_class << ',' << g.rank << ',' << g.radius << ',' << g.precision << ','
-      << best << ",\"fraction of copy " << detail << "\"\n";
+  f << "device,shape_class,rank,radius,precision,points_log2,policy,note\n";
+  std::vector<std::string> done;
+  for (const auto& r : rs) {
+    const std::string id = r.shape + r.precision + r.size;
+    if (!r.ran || r.median_ms <= 0 || !cu::candidate_from_name(r.policy) ||
+        std::find(done.begin(), done.end(), id) != done.end())
+      continue;
+    done.push_back(id);
+    const result* best = nullptr;
+    double points = 1;
+    for (const auto& o : rs)
+      if (o.shape == r.shape && o.precision == r.precision && o.size == r.size && o.ran && o.median_ms > 0 &&
+          cu::candidate_from_name(o.policy) && (!best || o.median_ms < best->median_ms))
+        best = &o, points = o.gcells * o.median_ms * 1e6;
+    f << '"' << device << "\"," << r.shape_class << ',' << r.rank << ',' << r.radius << ',' << r.precision << ','
+      << cu::points_log2(points) << ',' << best->policy << ",\"" << r.size << ": " << std::to_string(best->fraction).substr(0, 4)
+      << " of copy\"\n";
   }
 }
 

@@ -119,13 +119,13 @@ TEST_CASE("cuda::automatic runs the table's choice, else tunes once per case and
   const ts::extents<3> e3{37, 29, 53};
   const auto& lim = cu::current_device_limits();
   // a built-in shape the table has for this device runs the table's candidate
-  if (const auto c = cu::lookup(cu::builtin_tuning_table(), cu::make_tuning_key<ts::star<3, 1>, float>(lim.name))) {
+  if (const auto c = cu::lookup(cu::builtin_tuning_table(), cu::make_tuning_key<ts::star<3, 1>, float>(lim.name, double(e3.size())))) {
     const auto r = run_and_check<cu::automatic, ts::star<3, 1>, float>(e3);
     CHECK(r.policy == cu::candidate_name(*c));
   }
   // radius 3 is not benchmarked, so in no table: the first call times the candidates,
   // the second reuses the choice
-  REQUIRE_FALSE(cu::lookup(cu::builtin_tuning_table(), cu::make_tuning_key<ts::star<3, 3>, double>(lim.name)));
+  REQUIRE_FALSE(cu::lookup(cu::builtin_tuning_table(), cu::make_tuning_key<ts::star<3, 3>, double>(lim.name, double(e3.size()))));
   const auto before = cu::tuning_cache_size();
   auto r = run_and_check<cu::automatic, ts::star<3, 3>, double>(e3);
   CHECK(cu::tuning_cache_size() == before + 1);

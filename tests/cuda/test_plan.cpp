@@ -191,25 +191,35 @@ TEST_CASE("plan: streaming has no halo threads and serves boxes; 1D is refused")
   CHECK(contains(one.reason, "cuda::naive"));
 }
 
-TEST_CASE("tuning table: parsed, looked up, bad rows named; automatic plans the table's choice") {
+TEST_CASE("tuning table: parsed, nearest size looked up, bad rows named; automatic plans the table's choice") {
   const std::string text =
       "# comment\n"
-      "device,shape_class,rank,radius,precision,policy,note\n"
-      "\"NVIDIA H100 80GB HBM3\",star,3,1,float,cuda:shared-streaming,\"fraction of copy 0.75\"\n"
-      "NVIDIA H100 80GB HBM3,star,3,1,double,cuda:naive,\n";
+      "device,shape_class,rank,radius,precision,points_log2,policy,note\n"
+      "\"NVIDIA H100 80GB HBM3\",star,3,1,float,27,cuda:shared-streaming,\"512x512x512: 0.77 of copy\"\n"
+      "NVIDIA H100 80GB HBM3,star,3,1,float,24,cuda:naive,\n"
+      "NVIDIA H100 80GB HBM3,star,3,1,double,27,cuda:naive,\n";
   const auto t = cu::parse_tuning_table(text, "t.csv");
-  REQUIRE(t.size() == 2);
-  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>("NVIDIA H100 80GB HBM3")) ==
+  REQUIRE(t.size() == 3);
+  const std::string h100_name = "NVIDIA H100 80GB HBM3";
+  CHECK(cu::points_log2(512.0 * 512 * 512) == 27);
+  CHECK(cu::points_log2(256.0 * 256 * 256) == 24);
+  CHECK(cu::points_log2(1) == 0);
+  // the row of the nearest measured size applies
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(h100_name, 512.0 * 512 * 512)) ==
         cu::candidate::shared_streaming);
-  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, double>("NVIDIA H100 80GB HBM3")) == cu::candidate::naive);
-  CHECK_FALSE(cu::lookup(t, cu::make_tuning_key<ts::star<3, 2>, float>("NVIDIA H100 80GB HBM3")));
-  CHECK_FALSE(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>("NVIDIA H200")));
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(h100_name, 1024.0 * 1024 * 1024)) ==
+        cu::candidate::shared_streaming);
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(h100_name, 256.0 * 256 * 256)) == cu::candidate::naive);
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(h100_name, 64.0 * 64 * 64)) == cu::candidate::naive);
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, double>(h100_name, 100)) == cu::candidate::naive);
+  CHECK_FALSE(cu::lookup(t, cu::make_tuning_key<ts::star<3, 2>, float>(h100_name, 100)));
+  CHECK_FALSE(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>("NVIDIA H200", 100)));
   CHECK(std::string(cu::shape_class_of<ts::box<2, 1>>::name) == "box");
   CHECK(std::string(cu::shape_class_of<ts::test::skewed3d>::name) == "custom");
-  CHECK_THROWS_WITH_AS(cu::parse_tuning_table("h\ndev,star,3,1,float,cuda:magic\n", "t.csv"),
+  CHECK_THROWS_WITH_AS(cu::parse_tuning_table("h\ndev,star,3,1,float,20,cuda:magic\n", "t.csv"),
                        doctest::Contains("t.csv:2: unknown policy 'cuda:magic'"), ts::invalid_argument_error);
-  CHECK_THROWS_WITH_AS(cu::parse_tuning_table("h\ndev,star,three,1,float,cuda:naive\n", "t.csv"),
-                       doctest::Contains("t.csv:2: rank and radius"), ts::invalid_argument_error);
+  CHECK_THROWS_WITH_AS(cu::parse_tuning_table("h\ndev,star,three,1,float,20,cuda:naive\n", "t.csv"),
+                       doctest::Contains("t.csv:2: rank, radius and points_log2"), ts::invalid_argument_error);
   CHECK_THROWS_WITH_AS(cu::parse_tuning_table("h\ndev,star\n", "t.csv"), doctest::Contains("t.csv:2: expected"),
                        ts::invalid_argument_error);
   CHECK_NOTHROW(cu::builtin_tuning_table());

@@ -2,6 +2,7 @@
 // the on-first-use tuner.
 #include "tessera/cuda/tuning.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -56,8 +57,8 @@ std::vector<tuning_entry> parse_tuning_table(std::string_view text, const std::s
     }
     const auto f = split_csv(line);
     const auto where = origin + ":" + std::to_string(line_no) + ": ";
-    if (f.size() < 6)
-      throw invalid_argument_error(where + "expected device,shape_class,rank,radius,precision,policy; got '" +
+    if (f.size() < 7)
+      throw invalid_argument_error(where + "expected device,shape_class,rank,radius,precision,points_log2,policy; got '" +
                                    std::string(line) + "'");
     tuning_entry e;
     e.key.device = f[0];
@@ -65,13 +66,15 @@ std::vector<tuning_entry> parse_tuning_table(std::string_view text, const std::s
     try {
       e.key.rank = std::stoi(f[2]);
       e.key.radius = std::stoi(f[3]);
+      e.key.points_log2 = std::stoi(f[5]);
     } catch (const std::exception&) {
-      throw invalid_argument_error(where + "rank and radius must be integers, got '" + f[2] + "', '" + f[3] + "'");
+      throw invalid_argument_error(where + "rank, radius and points_log2 must be integers, got '" + f[2] + "', '" +
+                                   f[3] + "', '" + f[5] + "'");
     }
     e.key.precision = f[4];
-    const auto c = candidate_from_name(f[5]);
+    const auto c = candidate_from_name(f[6]);
     if (!c)
-      throw invalid_argument_error(where + "unknown policy '" + f[5] +
+      throw invalid_argument_error(where + "unknown policy '" + f[6] +
                                    "' (candidates: cuda:naive, cuda:streaming, cuda:shared-streaming)");
     e.choice = *c;
     rows.push_back(e);
@@ -86,10 +89,16 @@ const std::vector<tuning_entry>& builtin_tuning_table() {
 }
 
 std::optional<candidate> lookup(const std::vector<tuning_entry>& table, const tuning_key& key) {
+  const tuning_entry* best = nullptr;
   for (const auto& e : table)
-    if (e.key == key) return e.choice;
-  return std::nullopt;
+    if (e.key.same_case(key) &&
+        (!best || std::abs(e.key.points_log2 - key.points_log2) < std::abs(best->key.points_log2 - key.points_log2)))
+      best = &e;
+  if (!best) return std::nullopt;
+  return best->choice;
 }
+
+int points_log2(double points) { return points <= 1 ? 0 : static_cast<int>(std::lround(std::log2(points))); }
 
 namespace {
 std::mutex cache_mutex;

@@ -3,7 +3,8 @@
 //
 //   1. The tuning table (tuning.hpp; backends/cuda/tuning/table.csv, written by
 //      `tessera-bench --tuning-table` on each device) names the fastest candidate for
-//      (device, shape class, rank, radius, precision).
+//      (device, shape class, rank, radius, precision), per measured grid size; the row
+//      of the nearest size (in log2 of the points) applies.
 //   2. A case the table lacks (another GPU, a custom shape, a radius not benchmarked) is
 //      tuned on first use: every candidate that can run it is launched once to warm up
 //      and three times timed on the caller's views and stream, and the fastest is kept
@@ -79,11 +80,11 @@ candidate tune_on_first_use(const stencil<S, T>& st, const View<T, Rank, Space>&
 /// What cuda::automatic runs for shape S and type T on the device lim describes,
 /// without timing anything: the table's entry, else the default rule.
 template <class S, class T>
-candidate table_choice(const device_limits& lim) {
+candidate table_choice(const device_limits& lim, double points) {
   if constexpr (S::rank == 1) {
     return candidate::naive;
   } else {
-    if (const auto c = lookup(builtin_tuning_table(), make_tuning_key<S, T>(lim.name))) return *c;
+    if (const auto c = lookup(builtin_tuning_table(), make_tuning_key<S, T>(lim.name, points))) return *c;
     return detail::default_rule<S>();
   }
 }
@@ -97,7 +98,7 @@ candidate choose(const stencil<S, T>& st, const View<T, Rank, Space>& in, const 
     return candidate::naive;
   } else {
     const device_limits& lim = current_device_limits();
-    if (const auto c = lookup(builtin_tuning_table(), make_tuning_key<S, T>(lim.name))) return *c;
+    if (const auto c = lookup(builtin_tuning_table(), make_tuning_key<S, T>(lim.name, double(in.size())))) return *c;
     if (!tuning_enabled()) return detail::default_rule<S>();
     const std::string key = lim.name + "|" + shape_name<S>() + "|" + (sizeof(T) == 4 ? "float" : "double") +
                             "|" + in.extents().to_string();
@@ -120,7 +121,8 @@ void sweep(const automatic&, const stencil<S, T>& st, const View<T, Rank, Space>
 template <class S, class T>
 launch_plan make_plan(const automatic&, const extents<S::rank>& e, const device_limits& lim) {
   launch_plan p;
-  detail::with_candidate(table_choice<S, T>(lim), [&](auto policy) { p = make_plan<S, T>(policy, e, lim); });
+  detail::with_candidate(table_choice<S, T>(lim, double(e.size())),
+                         [&](auto policy) { p = make_plan<S, T>(policy, e, lim); });
   return p;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The tuning table behind cuda::automatic: for a (device, shape class, rank, radius,
-// precision) it names the fastest of the candidate strategies, as measured by
+// precision, grid size) it names the fastest of the candidate strategies, as measured by
 // `tessera-bench --tuning-table` on that device. The table ships in the library
 // (backends/cuda/tuning/table.csv, compiled in). A case the table lacks is tuned on first
 // use: each candidate is timed on the caller's own views and the winner is remembered
@@ -46,13 +46,21 @@ struct tuning_key {
   int rank = 0;
   int radius = 0;
   std::string precision;  // float, double
-  bool operator==(const tuning_key&) const = default;
+  int points_log2 = 0;    // log2 of the interior points, rounded (512^3: 27, 256^3: 24)
+  /// Same case up to the grid size (the lookup takes the nearest measured size).
+  bool same_case(const tuning_key& o) const {
+    return device == o.device && shape_class == o.shape_class && rank == o.rank && radius == o.radius &&
+           precision == o.precision;
+  }
 };
 
+/// log2 of a point count, rounded to the nearest integer (0 for 0 or 1 point).
+int points_log2(double points);
+
 template <class S, class T>
-tuning_key make_tuning_key(const std::string& device) {
+tuning_key make_tuning_key(const std::string& device, double points) {
   return {device, shape_class_of<S>::name, S::rank, shape_traits<S>::radius,
-          sizeof(T) == 4 ? "float" : "double"};
+          sizeof(T) == 4 ? "float" : "double", points_log2(points)};
 }
 
 struct tuning_entry {
@@ -61,14 +69,15 @@ struct tuning_entry {
 };
 
 /// Parses table text: a header line, then
-///   device,shape_class,rank,radius,precision,policy[,anything else]
+///   device,shape_class,rank,radius,precision,points_log2,policy[,anything else]
 /// ('#' starts a comment line). Throws invalid_argument_error naming the line.
 std::vector<tuning_entry> parse_tuning_table(std::string_view text, const std::string& origin);
 
 /// The table compiled into the library.
 const std::vector<tuning_entry>& builtin_tuning_table();
 
-/// The table's choice for key, if it has one.
+/// The table's choice for key: among the rows of the same case, the one measured at the
+/// grid size nearest to key's (in log2 of the points); none if the case has no row.
 std::optional<candidate> lookup(const std::vector<tuning_entry>& table, const tuning_key& key);
 
 /// Choices made by the on-first-use tuner in this process, keyed by device, shape,
