@@ -169,6 +169,11 @@ TEST_CASE("plan: shared_streaming stores a ring of planes; chunk fills the devic
   const auto one = cu::make_plan<ts::star<1, 1>, float>(cu::shared_streaming<>{}, ts::extents{100}, h100);
   REQUIRE_FALSE(one.ok());
   CHECK(contains(one.reason, "cuda::naive"));
+  // a plane beyond 32-bit in-plane offsets is refused, naming the way out
+  const auto huge = cu::make_plan<ts::star<3, 1>, float>(cu::shared_streaming<>{}, ts::extents{2, 50000, 50000}, h100);
+  REQUIRE_FALSE(huge.ok());
+  CHECK(contains(huge.reason, "32-bit"));
+  CHECK(contains(huge.reason, "cuda::streaming"));
   // too much shared memory for the device is refused with the numbers
   const auto big = cu::make_plan<ts::box<3, 4>, double>(cu::shared_streaming<128, 8, 8>{}, ts::extents{64, 64, 64}, h100);
   REQUIRE_FALSE(big.ok());
