@@ -52,6 +52,17 @@ double median(std::vector<double> v) {
   return v.empty() ? 0 : v[v.size() / 2];
 }
 
+/// Fills r's times (median/min/max of t, ms) and the rates derived from the median:
+/// points per second, ideal bytes per second and their fraction of the roofline.
+void summarise(result& r, const std::vector<double>& t, double points, double ideal_bytes, double roofline_gbs) {
+  r.median_ms = median(t);
+  r.min_ms = *std::min_element(t.begin(), t.end());
+  r.max_ms = *std::max_element(t.begin(), t.end());
+  r.gcells = points / (r.median_ms * 1e-3) * 1e-9;
+  r.gbs = ideal_bytes / (r.median_ms * 1e-3) * 1e-9;
+  r.fraction = r.gbs / roofline_gbs;
+}
+
 struct events {
   cudaEvent_t a{}, b{};
   events() {
@@ -152,12 +163,7 @@ void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, s
         cudaEventRecord(ev.b);
         t.push_back(ev.elapsed_ms());
       }
-      r.median_ms = median(t);
-      r.min_ms = *std::min_element(t.begin(), t.end());
-      r.max_ms = *std::max_element(t.begin(), t.end());
-      r.gcells = points / (r.median_ms * 1e-3) * 1e-9;
-      r.gbs = ideal / (r.median_ms * 1e-3) * 1e-9;
-      r.fraction = r.gbs / copy_gbs;
+      summarise(r, t, points, ideal, copy_gbs);
       if (std::is_same_v<P, cu::naive<>>) naive_ms = r.median_ms;
       r.speedup = naive_ms > 0 ? naive_ms / r.median_ms : 0;
     }
@@ -248,12 +254,7 @@ void run_host_case(const options& opt, double copy_gbs, std::vector<result>& out
       ts::apply(policy, st, in, o);
       t.push_back(std::chrono::duration<double, std::milli>(host_clock::now() - t0).count());
     }
-    r.median_ms = median(t);
-    r.min_ms = *std::min_element(t.begin(), t.end());
-    r.max_ms = *std::max_element(t.begin(), t.end());
-    r.gcells = points / (r.median_ms * 1e-3) * 1e-9;
-    r.gbs = ideal / (r.median_ms * 1e-3) * 1e-9;
-    r.fraction = r.gbs / copy_gbs;
+    summarise(r, t, points, ideal, copy_gbs);
     if (std::is_same_v<P, ts::host::serial>) serial_ms = r.median_ms;
     r.speedup = serial_ms > 0 ? serial_ms / r.median_ms : 0;
     r.ran = true;

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "tessera/cuda/elementwise.hpp"
+#include "tessera/cuda/interior_pair.hpp"
 #include "tessera/cuda/runtime.hpp"
 
 namespace tessera::cuda {
@@ -10,13 +11,8 @@ template <class T, int Rank>
 __global__ void add_scaled_kernel(view_accessor<T, Rank> out, T alpha, view_accessor<const T, Rank> f, index_t points) {
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < points;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
-    index_t oo = 0, of = 0, rest = i;
-    for (int d = Rank - 1; d >= 0; --d) {
-      const index_t c = rest % out.n[d];
-      rest /= out.n[d];
-      oo += c * out.stride[d];
-      of += c * f.stride[d];
-    }
+    index_t oo, of;
+    detail::interior_offsets(i, out, f, oo, of);
     out.origin[oo] += alpha * f.origin[of];
   }
 }

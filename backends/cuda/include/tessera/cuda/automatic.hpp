@@ -98,14 +98,29 @@ candidate choose(const stencil<S, T>& st, const View<T, Rank, Space>& in, const 
     return candidate::naive;
   } else {
     const device_limits& lim = current_device_limits();
-    if (const auto c = lookup(builtin_tuning_table(), make_tuning_key<S, T>(lim.name, double(in.size())))) return *c;
-    if (!tuning_enabled()) return detail::default_rule<S>();
+    // Iterative solvers call this every sweep with the same case: remember the last
+    // answer per thread (keyed by device and extents), so the table scan and the cache
+    // key are built once per case, not once per sweep.
+    struct last_choice {
+      const device_limits* device = nullptr;
+      extents<Rank> e{};
+      candidate c = candidate::naive;
+    };
+    static thread_local last_choice last;
+    if (last.device == &lim && last.e == in.extents()) return last.c;
+    auto remember = [&](candidate c) {
+      last = {&lim, in.extents(), c};
+      return c;
+    };
+    if (const auto c = lookup(builtin_tuning_table(), make_tuning_key<S, T>(lim.name, double(in.size()))))
+      return remember(*c);
+    if (!tuning_enabled()) return detail::default_rule<S>();  // not remembered: the environment may change
     const std::string key = lim.name + "|" + shape_name<S>() + "|" + (sizeof(T) == 4 ? "float" : "double") +
                             "|" + in.extents().to_string();
-    if (const auto c = tuning_cache_find(key)) return *c;
+    if (const auto c = tuning_cache_find(key)) return remember(*c);
     const candidate c = detail::tune_on_first_use(st, in, out, stream);
     tuning_cache_store(key, c);
-    return c;
+    return remember(c);
   }
 }
 

@@ -100,6 +100,13 @@ inline void check_limits(launch_plan& p, const device_limits& lim) {
   p.needs_shared_opt_in = p.shared_bytes > lim.shared_per_block;
 }
 
+/// The streaming strategies' refusal of a 1D grid (p.strategy names the strategy).
+inline launch_plan refuse_1d_marching(launch_plan p) {
+  p.reason = p.strategy + " marches along the slowest axis of a 2D or 3D grid; a 1D grid has no such axis: "
+                          "use cuda::naive or cuda::tiled";
+  return p;
+}
+
 }  // namespace detail
 
 // --- one planner per strategy (overloads on the policy type) -----------------------------
@@ -242,9 +249,7 @@ launch_plan make_plan(const streaming<BX, BY, C>&, const extents<S::rank>& e, co
   launch_plan p;
   p.strategy = "streaming";
   if constexpr (S::rank == 1) {
-    p.reason = "streaming marches along the slowest axis of a 2D or 3D grid; a 1D grid has no "
-               "such axis: use cuda::naive or cuda::tiled";
-    return p;
+    return detail::refuse_1d_marching(p);
   } else {
     p.block[0] = cfg::bx, p.block[1] = cfg::by, p.block[2] = 1;
     p.chunk = cfg::chunk;
@@ -304,9 +309,7 @@ launch_plan make_plan(const shared_streaming<BX, BY, RY, C>&, const extents<S::r
   launch_plan p;
   p.strategy = "shared_streaming";
   if constexpr (S::rank == 1) {
-    p.reason = "shared_streaming marches along the slowest axis of a 2D or 3D grid; a 1D grid has "
-               "no such axis: use cuda::naive or cuda::tiled";
-    return p;
+    return detail::refuse_1d_marching(p);
   } else {
     using lay = detail::shared_streaming_layout<S, cfg::bx, cfg::by, cfg::bz>;
     p.block[0] = cfg::bx, p.block[1] = cfg::by, p.block[2] = 1;
