@@ -31,7 +31,7 @@ namespace {
 struct options {
   int reps = 20;
   bool smoke = false;
-  bool variants = false;  // also time the shared_streaming tile variants (variants.hpp)
+  bool variants = false;  // also time the tile and pipeline-depth variants (variants.hpp)
   bool host = true;       // the CPU section (host policies and Kokkos against a host copy)
   bool host_only = false;  // only the CPU section (runs without a GPU)
   int host_n = 256;        // cube edge of the CPU section
@@ -176,6 +176,7 @@ void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, s
   time_policy(cu::register_tiled<>{});
   time_policy(cu::streaming<>{});
   time_policy(cu::shared_streaming<>{});
+  time_policy(cu::pipelined<>{});
   if constexpr (Variants) {
     if (opt.variants) {
       namespace tb = tessera::bench;
@@ -185,17 +186,19 @@ void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, s
         if (out.size() > before) out.back().policy += tiles;
       };
       if constexpr (Rank == 3) {
-        variant(tb::ss_64x4x8{}, "<64,4,8>");
-        variant(tb::ss_64x4x4{}, "<64,4,4>");
-        variant(tb::ss_128x2x8{}, "<128,2,8>");
-        variant(tb::ss_256x2x4{}, "<256,2,4>");
-        variant(tb::ss_32x8x8{}, "<32,8,8>");
-        variant(tb::ss_128x4x4x64{}, "<128,4,4,64>");
+        variant(tb::pl_128x4x4x1{}, "<128,4,4,1>");
+        variant(tb::pl_128x4x4x2{}, "<128,4,4,2>");
+        variant(tb::pl_128x4x4x3{}, "<128,4,4,3>");
+        variant(tb::pl_64x4x4x3{}, "<64,4,4,3>");
+        variant(tb::pl_256x4x4{}, "<256,4,4>");
+        variant(tb::pl_256x2x4{}, "<256,2,4>");
+        variant(tb::pl_512x2x4{}, "<512,2,4>");
+        variant(tb::pl_chunk64{}, "<0,0,0,0,64>");
       } else {
-        variant(tb::ss2_256x2{}, "<256,1,2>");
-        variant(tb::ss2_128x8{}, "<128,1,8>");
-        variant(tb::ss2_256x4{}, "<256,1,4>");
-        variant(tb::ss2_512x1{}, "<512,1,1>");
+        variant(tb::pl2_128x4x8{}, "<128,1,4,8>");
+        variant(tb::pl2_256x2x8{}, "<256,1,2,8>");
+        variant(tb::pl2_256x4x4{}, "<256,1,4,4>");
+        variant(tb::pl2_128x4x2{}, "<128,1,4,2>");
       }
     }
   }
@@ -369,7 +372,7 @@ int main(int argc, char** argv) {
       std::puts("usage: tessera-bench [--reps N (20)] [--csv FILE] [--json FILE] [--tuning-table FILE] [--variants] [--quick] [--smoke]\n"
                 "                     [--no-host] [--host-only] [--host-size N (256)]\n"
                 "  GPU section: every CUDA policy against cudaMemcpy device-to-device (--quick: the\n"
-                "  six target cases; --variants: shared_streaming tile variants too).\n"
+                "  six target cases; --variants: pipelined tile/depth variants too).\n"
                 "  CPU section: 7-point n^3 on host:serial, host:parallel, kokkos:mdrange against\n"
                 "  a parallel host copy loop (skipped by --quick, --smoke and --no-host).");
       return 0;

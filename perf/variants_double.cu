@@ -1,4 +1,5 @@
-// The shared_streaming tile variants of variants.hpp for double.
+// The tile variants of variants.hpp for double.
+#include <tessera/cuda/kernels/pipelined.cuh>
 #include <tessera/cuda/kernels/shared_streaming.cuh>
 
 #include "variants.hpp"

@@ -1,4 +1,5 @@
-// The shared_streaming tile variants of variants.hpp for float.
+// The tile variants of variants.hpp for float.
+#include <tessera/cuda/kernels/pipelined.cuh>
 #include <tessera/cuda/kernels/shared_streaming.cuh>
 
 #include "variants.hpp"

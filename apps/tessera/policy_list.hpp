@@ -22,6 +22,7 @@ void for_each_cuda_policy([[maybe_unused]] F&& f) {
   f(cuda::register_tiled<>{});
   f(cuda::streaming<>{});
   f(cuda::shared_streaming<>{});
+  f(cuda::pipelined<>{});
   f(cuda::automatic{});
 #endif
 }

@@ -98,6 +98,17 @@ TEST_CASE("launch record: the block each kernel ran with matches its policy") {
   r = run_and_check<shared_streaming_64x2x3x5, ts::box<2, 1>, double>(ts::extents<2>{37, 53});
   CHECK((r.block[0] == 64 && r.block[1] == 1));
   CHECK(r.grid[1] == 8);   // ceil(37 / 5) rows
+  r = run_and_check<pipelined_64x2x3x1, ts::box<3, 2>, float>(e3);
+  CHECK((r.block[0] == 64 && r.block[1] == 2 && r.block[2] == 1));
+  CHECK(r.grid[1] == 5);  // ceil(29 / 6)
+  CHECK(r.plan.shared_bytes == (5 + 1) * (6 + 4) * (32 + 64 + 32) * sizeof(float));  // 5 planes + 1 in flight
+  r = run_and_check<pipelined_64x2x3x1, ts::star<3, 4>, double>(e3);
+  CHECK(r.grid[0] == 1);
+  r = run_and_check<pipelined_32x3x3, ts::box<2, 1>, double>(ts::extents<2>{37, 53});
+  CHECK((r.block[0] == 32 && r.block[1] == 1));
+  CHECK(r.grid[0] == 1);  // one row of 96 columns covers 53
+  r = run_and_check<pipelined_32x3x3, ts::star<2, 4>, float>(ts::extents<2>{41, 203});
+  CHECK(r.grid[0] == 3);  // ceil(203 / 96)
   // defaults, as documented in policy.hpp
   r = run_and_check<cu::naive<>, ts::star<3, 1>, float>(e3);
   CHECK((r.block[0] == 32 && r.block[1] == 8 && r.block[2] == 1));
@@ -139,12 +150,12 @@ TEST_CASE("cuda::automatic runs the table's choice, else tunes once per case and
   // other extents are another case
   r = run_and_check<cu::automatic, ts::star<3, 3>, double>(ts::extents<3>{20, 21, 22});
   CHECK(cu::tuning_cache_size() == before + 2);
-  // TESSERA_TUNE=0: no timing, the default rule (shared_streaming for 2D/3D)
+  // TESSERA_TUNE=0: no timing, the default rule (pipelined for 2D/3D)
   ::setenv("TESSERA_TUNE", "0", 1);
   r = run_and_check<cu::automatic, ts::star<3, 3>, double>(ts::extents<3>{23, 24, 25});
   ::unsetenv("TESSERA_TUNE");
   CHECK(cu::tuning_cache_size() == before + 2);
-  CHECK(r.policy == "cuda:shared-streaming");
+  CHECK(r.policy == "cuda:pipelined");
 }
 
 TEST_CASE("apply on a user stream; results visible after synchronising it") {
@@ -177,6 +188,44 @@ TEST_CASE("CUDA policies reject bad input with the same named exceptions as the 
                        ts::ghost_width_error);
   CHECK_THROWS_WITH_AS(ts::apply(cu::register_tiled<>{}, random_stencil<ts::box<3, 1>, double>(1), u, v),
                        doctest::Contains("cuda::coarsened"), ts::unsupported_error);
+}
+
+/// Runs policy on random data in views of layout l (host and device); true if it
+/// agrees with host::serial.
+template <class Policy, class S>
+bool agrees_on_layout(const Policy& policy, const ts::stencil<S, float>& st, const ts::layout<3>& l, int seed) {
+  ts::View<float, 3> in_h("in", l), ref("ref", l), out_h("out", l);
+  fill_random(in_h, seed);
+  poison(out_h);
+  ts::View<float, 3, ts::CudaSpace> in("in", l), out("out", l);
+  ts::deep_copy(in, in_h);
+  ts::deep_copy(out, out_h);
+  ts::apply(policy, st, in, out);
+  ts::deep_copy(out_h, out);
+  ts::apply(ts::host::serial{}, st, in_h, ref);
+  return ts::compare(out_h, ref).passed(ts::default_tolerance<float>());
+}
+
+TEST_CASE("pipelined refuses rows it cannot copy in 16-byte pieces; automatic then takes another strategy") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  const auto st = random_stencil<ts::star<3, 1>, float>(4);
+  // Rows of 53 + 2 floats, unpadded: the interiors start on 4-byte boundaries only.
+  const ts::layout<3> tight(ts::extents{9, 11, 53}, 1, 1);
+  ts::View<float, 3, ts::CudaSpace> in("tight_in", tight), out("out", tight);
+  CHECK_THROWS_WITH_AS(ts::apply(cu::pipelined<>{}, st, in, out),
+                       doctest::Contains("'tight_in' (interior 9x11x53, ghost 1, CudaSpace) has a row alignment of 1"),
+                       ts::unsupported_error);
+  CHECK_FALSE(cu::view_requirement(cu::pipelined<>{}, in).empty());
+  CHECK(cu::view_requirement(cu::shared_streaming<>{}, in).empty());
+  // automatic serves it whatever the table says (pipelined would be replaced)
+  CHECK(agrees_on_layout(cu::automatic{}, st, tight, 3));
+  CHECK(cu::last_launch().policy != "cuda:pipelined");
+  // a layout aligned to 16 bytes (4 floats) is enough: the halo line left of the first
+  // tile then starts before the row, and only its pieces within the reach are copied
+  const ts::layout<3> quad(ts::extents{9, 11, 53}, 1, 4);
+  CHECK(cu::view_requirement(cu::pipelined<>{}, ts::View<float, 3, ts::CudaSpace>("in4", quad)).empty());
+  CHECK(agrees_on_layout(cu::pipelined<>{}, st, quad, 5));
+  CHECK(cu::last_launch().policy == "cuda:pipelined");
 }
 
 TEST_CASE("compare on the device equals compare on the host, NaN included") {

@@ -2,6 +2,7 @@
 // ones): the same route a user takes for a shape of their own.
 #include <tessera/cuda/kernels/coarsened.cuh>
 #include <tessera/cuda/kernels/naive.cuh>
+#include <tessera/cuda/kernels/pipelined.cuh>
 #include <tessera/cuda/kernels/register_tiled.cuh>
 #include <tessera/cuda/kernels/shared_streaming.cuh>
 #include <tessera/cuda/kernels/streaming.cuh>
@@ -28,4 +29,8 @@ TESSERA_CUDA_INSTANTIATE(tessera::cuda::shared_streaming<>, float, tessera::test
 TESSERA_CUDA_INSTANTIATE(tessera::cuda::shared_streaming<>, float, tessera::test::skewed3d)
 TESSERA_CUDA_INSTANTIATE(tessera::cuda::shared_streaming<>, double, tessera::test::corner2d)
 TESSERA_CUDA_INSTANTIATE(tessera::cuda::shared_streaming<>, double, tessera::test::skewed3d)
+TESSERA_CUDA_INSTANTIATE(tessera::cuda::pipelined<>, float, tessera::test::corner2d)
+TESSERA_CUDA_INSTANTIATE(tessera::cuda::pipelined<>, float, tessera::test::skewed3d)
+TESSERA_CUDA_INSTANTIATE(tessera::cuda::pipelined<>, double, tessera::test::corner2d)
+TESSERA_CUDA_INSTANTIATE(tessera::cuda::pipelined<>, double, tessera::test::skewed3d)
 // register_tiled has no kernel for these shapes: its plan refuses them with a reason.

@@ -2,6 +2,7 @@
 // same route: include the strategy's .cuh in a .cu file and instantiate).
 #include <tessera/cuda/kernels/coarsened.cuh>
 #include <tessera/cuda/kernels/naive.cuh>
+#include <tessera/cuda/kernels/pipelined.cuh>
 #include <tessera/cuda/kernels/register_tiled.cuh>
 #include <tessera/cuda/kernels/shared_streaming.cuh>
 #include <tessera/cuda/kernels/streaming.cuh>
@@ -23,3 +24,7 @@ TESSERA_CUDA_INSTANTIATE(tessera::test::streaming_64x4x16, double, tessera::star
 TESSERA_CUDA_INSTANTIATE(tessera::test::shared_streaming_64x2x3x5, float, tessera::box<3, 2>)
 TESSERA_CUDA_INSTANTIATE(tessera::test::shared_streaming_64x2x3x5, double, tessera::star<3, 4>)
 TESSERA_CUDA_INSTANTIATE(tessera::test::shared_streaming_64x2x3x5, double, tessera::box<2, 1>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::pipelined_64x2x3x1, float, tessera::box<3, 2>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::pipelined_64x2x3x1, double, tessera::star<3, 4>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::pipelined_32x3x3, double, tessera::box<2, 1>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::pipelined_32x3x3, float, tessera::star<2, 4>)

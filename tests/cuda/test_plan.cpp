@@ -180,6 +180,46 @@ TEST_CASE("plan: shared_streaming stores a ring of planes; chunk fills the devic
   CHECK(contains(big.reason, "shared memory"));
 }
 
+TEST_CASE("plan: pipelined rings the shape's planes plus those in flight, x-halo in whole lines") {
+  // 7-point fp32: 3 planes + 1 in flight, each 18 rows x (32 + 128 + 32) floats
+  auto p = cu::make_plan<ts::star<3, 1>, float>(cu::pipelined<>{}, ts::extents{512, 512, 512}, h100);
+  REQUIRE(p.ok());
+  CHECK((p.block[0] == 128 && p.block[1] == 4 && p.block[2] == 1));
+  CHECK((p.out_tile[0] == 128 && p.out_tile[1] == 16));
+  CHECK(p.shared_bytes == 4 * 18 * 192 * sizeof(float));
+  CHECK(p.needs_shared_opt_in);  // 54 KiB
+  CHECK(p.chunk == 32);
+  // a wider shape keeps 2 planes in flight: 5 + 2 slots of 20 x 192
+  p = cu::make_plan<ts::star<3, 2>, float>(cu::pipelined<>{}, ts::extents{512, 512, 512}, h100);
+  REQUIRE(p.ok());
+  CHECK(p.shared_bytes == 7 * 20 * 192 * sizeof(float));
+  // fp64: a line is 16 doubles; an explicit depth is kept
+  p = cu::make_plan<ts::star<3, 2>, double>(cu::pipelined<0, 0, 0, 1>{}, ts::extents{64, 64, 64}, h100);
+  REQUIRE(p.ok());
+  CHECK(p.shared_bytes == (5 + 1) * (16 + 4) * (16 + 128 + 16) * sizeof(double));
+  // skewed3d reaches z -1..2 (4 planes, so 2 in flight), y -1..1, x -3..2 (a line each side)
+  p = cu::make_plan<ts::test::skewed3d, float>(cu::pipelined<>{}, ts::extents{64, 64, 64}, h100);
+  REQUIRE(p.ok());
+  CHECK(p.shared_bytes == (4 + 2) * (16 + 2) * (32 + 128 + 32) * sizeof(float));
+  // a ring beyond the device's shared memory is refused with the numbers
+  const auto big = cu::make_plan<ts::star<3, 4>, double>(cu::pipelined<>{}, ts::extents{64, 64, 64}, h100);
+  REQUIRE_FALSE(big.ok());
+  CHECK(contains(big.reason, "shared memory"));
+  // 2D: a row of 512 columns, 3 rows + 4 in flight
+  p = cu::make_plan<ts::star<2, 1>, float>(cu::pipelined<>{}, ts::extents{100, 1000}, h100);
+  REQUIRE(p.ok());
+  CHECK((p.block[0] == 128 && p.block[1] == 1));
+  CHECK(p.out_tile[0] == 512);
+  CHECK(p.grid[0] == 2);
+  CHECK(p.shared_bytes == 7 * (32 + 512 + 32) * sizeof(float));
+  const auto one = cu::make_plan<ts::star<1, 1>, float>(cu::pipelined<>{}, ts::extents{100}, h100);
+  REQUIRE_FALSE(one.ok());
+  CHECK(contains(one.reason, "cuda::naive"));
+  const auto huge = cu::make_plan<ts::star<3, 1>, float>(cu::pipelined<>{}, ts::extents{2, 50000, 50000}, h100);
+  REQUIRE_FALSE(huge.ok());
+  CHECK(contains(huge.reason, "32-bit"));
+}
+
 TEST_CASE("plan: streaming has no halo threads and serves boxes; 1D is refused") {
   const auto p = cu::make_plan<ts::box<3, 2>, float>(cu::streaming<>{}, ts::extents{37, 29, 53}, h100);
   REQUIRE(p.ok());
@@ -233,6 +273,9 @@ TEST_CASE("tuning table: parsed, nearest size looked up, bad rows named; automat
   cu::device_limits nominal = h100;
   nominal.name = "no such GPU";
   CHECK(cu::make_plan<ts::star<3, 1>, float>(cu::automatic{}, ts::extents{64, 64, 64}, nominal).strategy ==
+        "pipelined");
+  // the default rule's pipelined ring does not fit: the next candidate that can run
+  CHECK(cu::make_plan<ts::star<3, 4>, double>(cu::automatic{}, ts::extents{64, 64, 64}, nominal).strategy ==
         "shared_streaming");
   CHECK(cu::make_plan<ts::star<1, 1>, float>(cu::automatic{}, ts::extents{100}, nominal).strategy == "naive");
 }

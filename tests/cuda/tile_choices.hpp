@@ -13,4 +13,8 @@ using streaming_64x4x16 = cuda::streaming<64, 4, 16>;
 // 64 x 2 threads, 3 rows each (a 64 x 6 tile), 5 planes per block: a chunk that is not a
 // multiple of the ring, rows and planes that end mid-tile.
 using shared_streaming_64x2x3x5 = cuda::shared_streaming<64, 2, 3, 5>;
+// 64 x 2 threads, 3 rows each (a 64 x 6 tile), one plane in flight; and 2D: 32 threads
+// x 3 columns (a 96-column row), 3 rows in flight. Rows and planes end mid-tile.
+using pipelined_64x2x3x1 = cuda::pipelined<64, 2, 3, 1>;
+using pipelined_32x3x3 = cuda::pipelined<32, 1, 3, 3>;
 }  // namespace tessera::test

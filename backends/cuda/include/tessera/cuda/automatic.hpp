@@ -11,8 +11,11 @@
 //      for the process, per device, shape, precision and extents. The tuning launches
 //      write `out`; the chosen launch that follows overwrites it.
 //   3. With TESSERA_TUNE=0 in the environment, such cases take the default rule instead:
-//      shared_streaming for rank 2 and 3 (the fastest in most measured cases,
-//      perf/RESULTS.md), naive for rank 1 (the other candidates need a marching axis).
+//      pipelined for rank 2 and 3 (the fastest in most measured cases, perf/RESULTS.md),
+//      naive for rank 1 (the other candidates need a marching axis).
+//   Whatever the choice, if it cannot run on the caller's views (pipelined needs rows
+//   aligned to 16 bytes and a ring that fits the device's shared memory), the next of
+//   shared_streaming, naive that can runs instead.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -30,7 +33,7 @@ namespace detail {
 
 template <class S>
 constexpr candidate default_rule() {
-  return S::rank >= 2 ? candidate::shared_streaming : candidate::naive;
+  return S::rank >= 2 ? candidate::pipelined : candidate::naive;
 }
 
 /// Calls f with the policy value of candidate c.
@@ -40,6 +43,7 @@ void with_candidate(candidate c, F&& f) {
     case candidate::naive: f(naive<>{}); return;
     case candidate::streaming: f(streaming<>{}); return;
     case candidate::shared_streaming: f(shared_streaming<>{}); return;
+    case candidate::pipelined: f(pipelined<>{}); return;
   }
 }
 
@@ -54,7 +58,7 @@ candidate tune_on_first_use(const stencil<S, T>& st, const View<T, Rank, Space>&
   float best_ms = std::numeric_limits<float>::max();
   for (candidate c : all_candidates) {
     with_candidate(c, [&](auto policy) {
-      if (!plan_for<S, T>(policy, in.extents()).ok()) return;
+      if (!plan_for<S, T>(policy, in.extents()).ok() || !view_requirement(policy, in).empty()) return;
       sweep(policy, st, in, out, stream);  // warm-up
       std::vector<float> t;
       for (int k = 0; k < 3; ++k) {
@@ -127,17 +131,34 @@ candidate choose(const stencil<S, T>& st, const View<T, Rank, Space>& in, const 
 template <class S, class T, int Rank, class Space>
 void sweep(const automatic&, const stencil<S, T>& st, const View<T, Rank, Space>& in,
            const View<T, Rank, Space>& out, cudaStream_t stream = nullptr) {
-  detail::with_candidate(choose(st, in, out, stream), [&](auto policy) {
+  // The choice may not run on these views (the table and the default rule know the case,
+  // not the views' rows or this device's shared memory): then the next candidate that
+  // can, in the order pipelined, shared_streaming, naive.
+  candidate c = choose(st, in, out, stream);
+  for (candidate next : {candidate::shared_streaming, candidate::naive}) {
+    bool runs = false;
+    detail::with_candidate(c, [&](auto policy) {
+      runs = plan_for<S, T>(policy, in.extents()).ok() && view_requirement(policy, in).empty();
+    });
+    if (runs) break;
+    c = next;
+  }
+  detail::with_candidate(c, [&](auto policy) {
     if constexpr (has_kernel_v<decltype(policy), S>) sweep(policy, st, in, out, stream);
   });
 }
 
-/// The plan cuda::automatic runs from the table alone (see table_choice).
+/// The plan cuda::automatic runs from the table alone (see table_choice), on views built
+/// from extents: the table's choice, or the next of shared_streaming, naive that can run.
 template <class S, class T>
 launch_plan make_plan(const automatic&, const extents<S::rank>& e, const device_limits& lim) {
   launch_plan p;
   detail::with_candidate(table_choice<S, T>(lim, double(e.size())),
                          [&](auto policy) { p = make_plan<S, T>(policy, e, lim); });
+  for (candidate next : {candidate::shared_streaming, candidate::naive}) {
+    if (p.ok()) break;
+    detail::with_candidate(next, [&](auto policy) { p = make_plan<S, T>(policy, e, lim); });
+  }
   return p;
 }
 

@@ -5,6 +5,8 @@
 // Launches are asynchronous; errors of the launch itself are checked at once.
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "tessera/core/errors.hpp"
@@ -32,7 +34,29 @@ template <int A, int B, int C>
 inline constexpr bool is_kernel_policy<streaming<A, B, C>> = true;
 template <int A, int B, int C, int D>
 inline constexpr bool is_kernel_policy<shared_streaming<A, B, C, D>> = true;
+template <int A, int B, int C, int D, int E>
+inline constexpr bool is_kernel_policy<pipelined<A, B, C, D, E>> = true;
 }  // namespace detail
+
+/// What a strategy needs of the input view beyond its extents: empty when `in` serves.
+/// Only pipelined has a need: it copies rows in 16-byte pieces, so the allocation and
+/// every row's interior must start on a 16-byte boundary — true of every View built
+/// from extents (rows padded to 128 bytes), not of a layout with a smaller row alignment.
+template <class Policy, class T, int Rank, class Space>
+std::string view_requirement(const Policy&, const View<T, Rank, Space>&) {
+  return {};
+}
+template <int A, int B, int C, int D, int E, class T, int Rank, class Space>
+std::string view_requirement(const pipelined<A, B, C, D, E>&, const View<T, Rank, Space>& in) {
+  const auto address = reinterpret_cast<std::uintptr_t>(in.data());
+  const auto row_bytes = static_cast<std::size_t>(in.layout().row_alignment()) * sizeof(T);
+  if (address % 16 == 0 && row_bytes % 16 == 0) return {};
+  return "pipelined copies rows in 16-byte pieces and needs every row's interior on a 16-byte boundary, but " +
+         in.describe() + " has a row alignment of " + std::to_string(in.layout().row_alignment()) +
+         " element(s) (" + std::to_string(row_bytes) +
+         " bytes): build it from extents (rows padded to 128 bytes) or with a layout whose row alignment is a "
+         "multiple of 16 bytes, or use cuda::shared_streaming";
+}
 
 /// The plan `policy` would run for shape S and element type T on extents e, on the
 /// current device.
@@ -45,7 +69,8 @@ template <class Policy, class S, class T, int Rank, class Space>
   requires detail::is_kernel_policy<Policy>
 void sweep(const Policy& policy, const stencil<S, T>& st, const View<T, Rank, Space>& in,
            const View<T, Rank, Space>& out, cudaStream_t stream = nullptr) {
-  const launch_plan plan = plan_for<S, T>(policy, in.extents());
+  launch_plan plan = plan_for<S, T>(policy, in.extents());
+  if (plan.ok()) plan.reason = view_requirement(policy, in);
   if (!plan.ok())
     throw unsupported_error("tessera::apply(" + Policy::name() + ", " + shape_name<S>() + ") on " +
                             in.describe() + ": " + plan.reason);

@@ -33,6 +33,8 @@ template <int A, int B, int C>
 struct strategy_of<streaming<A, B, C>> { using type = streaming<>; };
 template <int A, int B, int C, int D>
 struct strategy_of<shared_streaming<A, B, C, D>> { using type = shared_streaming<>; };
+template <int A, int B, int C, int D, int E>
+struct strategy_of<pipelined<A, B, C, D, E>> { using type = pipelined<>; };
 template <class Policy>
 using strategy_of_t = typename strategy_of<Policy>::type;
 
@@ -50,11 +52,13 @@ template <class S, class T, int BX, int BY, int BZ, int Chunk>
 void launch_tiles(streaming<>, const launch_plan&, const params_for<S, T>&, cudaStream_t);
 template <class S, class T, int BX, int BY, int BZ, int Chunk>
 void launch_tiles(shared_streaming<>, const launch_plan&, const params_for<S, T>&, cudaStream_t);
+template <class S, class T, int BX, int BY, int BZ, int Chunk>
+void launch_tiles(pipelined<>, const launch_plan&, const params_for<S, T>&, cudaStream_t);
 
 /// Launches `plan` for `Policy` (any tile parameters) on `stream`.
 template <class S, class T, class Policy>
 void launch(const Policy&, const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream) {
-  using cfg = tile_config<Policy, S::rank>;
+  using cfg = kernel_config<Policy, S>;
   launch_tiles<S, T, cfg::bx, cfg::by, cfg::bz, cfg::chunk>(strategy_of_t<Policy>{}, plan, p, stream);
 }
 
@@ -70,6 +74,8 @@ template <int TX, int TY, int C, class S>
 inline constexpr bool has_kernel_v<streaming<TX, TY, C>, S> = S::rank >= 2;
 template <int BX, int BY, int RY, int C, class S>
 inline constexpr bool has_kernel_v<shared_streaming<BX, BY, RY, C>, S> = S::rank >= 2;
+template <int BX, int BY, int RY, int D, int C, class S>
+inline constexpr bool has_kernel_v<pipelined<BX, BY, RY, D, C>, S> = S::rank >= 2;
 
 }  // namespace tessera::cuda
 
@@ -78,9 +84,9 @@ inline constexpr bool has_kernel_v<shared_streaming<BX, BY, RY, C>, S> = S::rank
 /// .cu file that includes the strategy's .cuh (tessera/cuda/kernels/<strategy>.cuh).
 #define TESSERA_CUDA_INSTANTIATE(POLICY, T, ...)                                              \
   template void tessera::cuda::launch_tiles<                                                   \
-      __VA_ARGS__, T, tessera::cuda::tile_config<POLICY, tessera::shape_traits<__VA_ARGS__>::rank>::bx, \
-      tessera::cuda::tile_config<POLICY, tessera::shape_traits<__VA_ARGS__>::rank>::by,          \
-      tessera::cuda::tile_config<POLICY, tessera::shape_traits<__VA_ARGS__>::rank>::bz,          \
-      tessera::cuda::tile_config<POLICY, tessera::shape_traits<__VA_ARGS__>::rank>::chunk>(      \
+      __VA_ARGS__, T, tessera::cuda::kernel_config<POLICY, __VA_ARGS__>::bx, \
+      tessera::cuda::kernel_config<POLICY, __VA_ARGS__>::by,          \
+      tessera::cuda::kernel_config<POLICY, __VA_ARGS__>::bz,          \
+      tessera::cuda::kernel_config<POLICY, __VA_ARGS__>::chunk>(      \
       tessera::cuda::strategy_of_t<POLICY>, const tessera::cuda::launch_plan&,                  \
       const tessera::cuda::params_for<__VA_ARGS__, T>&, cudaStream_t);

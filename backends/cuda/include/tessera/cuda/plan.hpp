@@ -107,6 +107,27 @@ inline launch_plan refuse_1d_marching(launch_plan p) {
   return p;
 }
 
+
+/// Planes per block along the marching axis for the streaming strategies: long enough
+/// that re-reading the reach at each chunk's start costs <= ~6% (32 planes per cell of
+/// reach), halved while the grid would not give every SM two blocks of half its threads.
+inline int streaming_chunk(int reach, long long tiles, long long n_march, int threads, const device_limits& lim) {
+  int chunk = 32 * (reach > 2 ? reach / 2 : 1);
+  const long long want = 2LL * lim.multiprocessors * std::max(1, 1024 / threads);
+  while (chunk > 8 && tiles * ceil_div(n_march, chunk) < want) chunk /= 2;
+  return chunk;
+}
+
+/// In-plane offsets are 32-bit in the shared-memory streaming kernels: a plane (rows
+/// padded to 128 bytes) must stay below 2^31 elements.
+template <class S, int Rank>
+std::string plane_too_large(const extents<Rank>& e, const std::string& strategy) {
+  const long long plane = (Rank == 3 ? virtual_extent(e, 1) + 2LL * shape_traits<S>::radius : 1) *
+                          (virtual_extent(e, 2) + 2LL * shape_traits<S>::radius + 128);
+  if (plane < (1LL << 31)) return {};
+  return "a plane of " + e.to_string() + " has " + std::to_string(plane) + " elements; " + strategy +
+         " indexes a plane with 32-bit offsets: use cuda::streaming";
+}
 }  // namespace detail
 
 // --- one planner per strategy (overloads on the policy type) -----------------------------
@@ -319,30 +340,86 @@ launch_plan make_plan(const shared_streaming<BX, BY, RY, C>&, const extents<S::r
     const long long n_march = detail::virtual_extent(e, lay::march);
     long long tiles = 1;
     for (int a = 0; a < m_dim; ++a) tiles *= detail::ceil_div(detail::virtual_extent(e, 2 - a), p.out_tile[a]);
-    int chunk = cfg::chunk;
-    if (chunk == 0) {
-      // Long enough that re-reading the reach along the marching axis at each chunk's
-      // start costs <= ~6% (32 planes per cell of reach), halved while the grid would
-      // not give every SM two blocks of half its thread slots.
-      const int reach = detail::virtual_reach<S>::width(lay::march);
-      chunk = 32 * (reach > 2 ? reach / 2 : 1);
-      const long long want = 2LL * lim.multiprocessors * std::max(1, 1024 / p.threads());
-      while (chunk > 8 && tiles * detail::ceil_div(n_march, chunk) < want) chunk /= 2;
-    }
+    const int chunk = cfg::chunk > 0 ? cfg::chunk
+                                     : detail::streaming_chunk(detail::virtual_reach<S>::width(lay::march), tiles,
+                                                               n_march, p.threads(), lim);
     p.chunk = chunk;
     p.out_tile[m_dim] = chunk;
     for (int a = 0; a < 3; ++a)
       p.grid[a] = detail::ceil_div(detail::virtual_extent(e, 2 - a), p.out_tile[a]);
     p.shared_bytes = lay::shared_elements * sizeof(T);
-    // In-plane offsets are 32-bit in the kernel; a plane (rows padded to 128 bytes) must
-    // stay below 2^31 elements.
-    const long long plane = (S::rank == 3 ? detail::virtual_extent(e, 1) + 2LL * shape_traits<S>::radius : 1) *
-                            (detail::virtual_extent(e, 2) + 2LL * shape_traits<S>::radius + 128);
-    if (plane >= (1LL << 31)) {
-      p.reason = "a plane of " + e.to_string() + " has " + std::to_string(plane) +
-                 " elements; shared_streaming indexes a plane with 32-bit offsets: use cuda::streaming";
-      return p;
-    }
+    p.reason = detail::plane_too_large<S>(e, "shared_streaming");
+    if (!p.ok()) return p;
+    detail::check_limits(p, lim);
+    return p;
+  }
+}
+
+namespace detail {
+/// The shared-memory layout of a pipelined block (host and device constexpr). A plane of
+/// the ring is the SH x SW tile with its in-plane halo, the x-halo widened to whole
+/// 16-byte pieces (AXL, AXH elements) because planes arrive by 16-byte asynchronous
+/// copies. The ring holds the W planes the shape reaches along the marching axis plus
+/// `stages` planes in flight.
+template <class S, class T, int BX, int BY, int RY, int Stages>
+struct pipelined_layout {
+  static constexpr int rank = S::rank;
+  static constexpr int march = 3 - rank;  // virtual axis marched along
+  static constexpr bool has_y = rank == 3;
+  using r = virtual_reach<S>;
+  static constexpr int vec = sizeof(T) >= 16 ? 1 : 16 / static_cast<int>(sizeof(T));  // elements per copy
+  static constexpr int line = sizeof(T) >= 128 ? 1 : 128 / static_cast<int>(sizeof(T));  // elements per 128 B
+  // Tile: 3D, BX columns x BY * RY rows (RY consecutive rows per thread); 2D, one row of
+  // BX * RY columns (thread tx owns tx, tx + BX, ...).
+  static constexpr int TX = has_y ? BX : BX * RY, TY = has_y ? BY * RY : 1;
+  static constexpr int RXL = -r::lo(2), RXH = r::hi(2);
+  static constexpr int RYL = has_y ? -r::lo(1) : 0, RYH = has_y ? r::hi(1) : 0;
+  static constexpr int LO = r::lo(march), HI = r::hi(march), W = HI - LO + 1;
+  static constexpr int stages = Stages;
+  static constexpr int slots = W + Stages;
+  // The x-halo is copied as whole 128-byte lines where the ring is small: a halo of
+  // single 16-byte pieces, each a partial read of a line the neighbouring block reads in
+  // full, cost the 7-point fp32 sweep ~9% of its time on an H100 for the same DRAM bytes.
+  // A deep ring (a wide reach along the marching axis) takes 16-byte pieces instead: the
+  // lines' shared memory would leave one block per SM (25-point: 0.60 vs 0.70 of copy).
+  // Measured: perf/RESULTS.md.
+  static constexpr bool halo_in_lines = slots <= 8;
+  static constexpr int halo_unit = halo_in_lines ? line : vec;
+  static constexpr int round_up(int a) { return (a + halo_unit - 1) / halo_unit * halo_unit; }
+  static constexpr int AXL = round_up(RXL), AXH = round_up(RXH);
+  static constexpr int SW = TX + AXL + AXH, SH = TY + RYL + RYH;
+  static constexpr int pieces_per_row = SW / vec, pieces = SH * pieces_per_row;
+  static constexpr std::size_t shared_elements = std::size_t(slots) * SH * SW;
+  static_assert(TX % vec == 0, "tessera::cuda::pipelined: the tile width must be a multiple of 16 bytes");
+  static_assert(line % vec == 0);
+  static_assert(Stages >= 1, "tessera::cuda::pipelined: at least one plane in flight");
+};
+
+}  // namespace detail
+
+template <class S, class T, int BX, int BY, int RY, int D, int C>
+launch_plan make_plan(const pipelined<BX, BY, RY, D, C>&, const extents<S::rank>& e, const device_limits& lim) {
+  using cfg = kernel_config<pipelined<BX, BY, RY, D, C>, S>;
+  launch_plan p;
+  p.strategy = "pipelined";
+  if constexpr (S::rank == 1) {
+    return detail::refuse_1d_marching(p);
+  } else {
+    using lay = detail::pipelined_layout<S, T, cfg::bx, cfg::by, cfg::bz, cfg::stages>;
+    p.block[0] = cfg::bx, p.block[1] = cfg::by, p.block[2] = 1;
+    p.out_tile[0] = lay::TX;
+    if constexpr (S::rank == 3) p.out_tile[1] = lay::TY;
+    const int m_dim = S::rank == 3 ? 2 : 1;  // dim3 component of the marching axis
+    long long tiles = 1;
+    for (int a = 0; a < m_dim; ++a) tiles *= detail::ceil_div(detail::virtual_extent(e, 2 - a), p.out_tile[a]);
+    p.chunk = cfg::planes > 0 ? cfg::planes
+                              : detail::streaming_chunk(lay::W - 1, tiles, detail::virtual_extent(e, lay::march),
+                                                        p.threads(), lim);
+    p.out_tile[m_dim] = p.chunk;
+    for (int a = 0; a < 3; ++a)
+      p.grid[a] = detail::ceil_div(detail::virtual_extent(e, 2 - a), p.out_tile[a]);
+    p.shared_bytes = lay::shared_elements * sizeof(T);
+    p.reason = detail::plane_too_large<S>(e, "pipelined");
     detail::check_limits(p, lim);
     return p;
   }

@@ -19,7 +19,11 @@
 //                              streaming built for the roofline: RY rows per thread, the
 //                              in-plane neighbours (and a box's other planes) from a ring
 //                              of planes in shared memory, every load issued a step ahead
-//   automatic                  picks one of the above (heuristic in automatic.hpp)
+//   pipelined<BX, BY, RY, Stages, Chunk>
+//                              streaming whose planes arrive by asynchronous 16-byte copies
+//                              (cp.async) into a ring in shared memory, Stages planes in
+//                              flight: bytes in flight without registers
+//   automatic                  picks one of the above (tuning table and tuner, automatic.hpp)
 #include <string>
 
 #include "tessera/core/memory_space.hpp"
@@ -102,6 +106,24 @@ struct streaming {
 template <int BX = 0, int BY = 0, int RY = 0, int Chunk = 0>
 struct shared_streaming {
   static std::string name() { return "cuda:shared-streaming"; }
+  template <class Space>
+  static constexpr bool reaches = detail::is_device_space<Space>;
+};
+
+/// Streaming with a copy pipeline: a BX x BY block owns a BX x (BY * RY) tile of output
+/// columns (RY consecutive rows per thread; in 2D one row of BX * RY columns) and marches
+/// along the slowest axis. Whole planes of the tile with their halo arrive in a ring in
+/// shared memory by asynchronous 16-byte copies (cp.async), issued Stages planes ahead of
+/// use, so the bytes in flight cost shared memory instead of registers; every neighbour
+/// is read from the ring. Chunk = planes per block, 0 lets the plan choose. Needs views whose rows
+/// are 16-byte aligned (every View built from extents is); rank 2 and 3, every shape.
+/// The x-halo is copied in whole 128-byte lines unless the ring is deep. Defaults (0):
+/// 128 x 4 threads x 4 rows (3D), 128 threads x 4 columns (2D); Stages 1 for shapes
+/// reaching one plane either way along the marching axis, 2 for wider ones, 4 in 2D
+/// (measured: perf/RESULTS.md).
+template <int BX = 0, int BY = 0, int RY = 0, int Stages = 0, int Chunk = 0>
+struct pipelined {
+  static std::string name() { return "cuda:pipelined"; }
   template <class Space>
   static constexpr bool reaches = detail::is_device_space<Space>;
 };

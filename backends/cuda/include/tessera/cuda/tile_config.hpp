@@ -5,6 +5,7 @@
 // Kernels see every grid as 3D with "virtual axes" (z, y, x) = (0, 1, 2): a rank-R grid
 // occupies the last R of them and the missing slow axes have extent 1 and offset 0. So
 // block (bx, by, bz) is (x, y, z) threads as in CUDA's dim3.
+#include "tessera/core/shape.hpp"
 #include "tessera/cuda/policy.hpp"
 
 namespace tessera::cuda {
@@ -65,6 +66,36 @@ struct tile_config<shared_streaming<BX, BY, RY, Chunk>, Rank> {
   static constexpr int by = Rank == 3 ? detail::or_default(BY, 4) : 1;
   static constexpr int bz = detail::or_default(RY, 4);
   static constexpr int chunk = Chunk > 0 ? Chunk : 0;
+};
+
+/// As shared_streaming, bz carries the rows (2D: columns) per thread. The launcher's
+/// fourth slot (chunk) carries the pipeline depth, the kernel's only other compile-time
+/// parameter; the planes per block (`planes`, 0 = chosen by the plan) are a launch
+/// argument. Stages 0 is resolved per shape by kernel_config below.
+template <int BX, int BY, int RY, int Stages, int Chunk, int Rank>
+struct tile_config<pipelined<BX, BY, RY, Stages, Chunk>, Rank> {
+  static constexpr int bx = detail::or_default(BX, 128);
+  static constexpr int by = Rank == 3 ? detail::or_default(BY, 4) : 1;
+  static constexpr int bz = detail::or_default(RY, 4);
+  static constexpr int stages = Stages;
+  static constexpr int chunk = stages;
+  static constexpr int planes = Chunk > 0 ? Chunk : 0;
+};
+
+/// The compile-time configuration the kernel of Policy is built with for shape S: the
+/// policy's tile_config, with what depends on the shape resolved. Launchers, plans and
+/// TESSERA_CUDA_INSTANTIATE all go through it, so they agree.
+template <class Policy, class S>
+struct kernel_config : tile_config<Policy, S::rank> {};
+
+/// pipelined's default depth: 1 plane in flight for shapes reaching one plane either way
+/// along the marching axis, 2 for wider ones (their ring is larger and a block's step
+/// longer), 4 rows in 2D (a row is a small copy). Measured: perf/RESULTS.md.
+template <int BX, int BY, int RY, int Stages, int Chunk, class S>
+struct kernel_config<pipelined<BX, BY, RY, Stages, Chunk>, S> : tile_config<pipelined<BX, BY, RY, Stages, Chunk>, S::rank> {
+  static constexpr int march_width = shape_traits<S>::reach_hi[0] - shape_traits<S>::reach_lo[0] + 1;
+  static constexpr int stages = Stages > 0 ? Stages : S::rank == 2 ? 4 : march_width <= 3 ? 1 : 2;
+  static constexpr int chunk = stages;
 };
 
 }  // namespace tessera::cuda

@@ -17,9 +17,9 @@ namespace tessera::cuda {
 
 /// The strategies cuda::automatic chooses among (each compiled for every built-in shape
 /// with its default tiles).
-enum class candidate { naive, streaming, shared_streaming };
+enum class candidate { naive, streaming, shared_streaming, pipelined };
 inline constexpr candidate all_candidates[] = {candidate::naive, candidate::streaming,
-                                              candidate::shared_streaming};
+                                              candidate::shared_streaming, candidate::pipelined};
 
 /// "cuda:naive", ... (the policies' names).
 std::string candidate_name(candidate c);
