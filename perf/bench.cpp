@@ -190,10 +190,11 @@ void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, s
         variant(tb::pl_128x4x4x2{}, "<128,4,4,2>");
         variant(tb::pl_128x4x4x3{}, "<128,4,4,3>");
         variant(tb::pl_64x4x4x3{}, "<64,4,4,3>");
-        variant(tb::pl_256x4x4{}, "<256,4,4>");
         variant(tb::pl_256x2x4{}, "<256,2,4>");
-        variant(tb::pl_512x2x4{}, "<512,2,4>");
+        variant(tb::pl_128x2x8{}, "<128,2,8>");
+        variant(tb::pl_chunk32{}, "<0,0,0,0,32>");
         variant(tb::pl_chunk64{}, "<0,0,0,0,64>");
+        variant(tb::pl_chunk128{}, "<0,0,0,0,128>");
       } else {
         variant(tb::pl2_128x4x8{}, "<128,1,4,8>");
         variant(tb::pl2_256x2x8{}, "<256,1,2,8>");

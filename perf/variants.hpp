@@ -13,11 +13,12 @@ using pl_128x4x4x1 = cuda::pipelined<128, 4, 4, 1>;
 using pl_128x4x4x2 = cuda::pipelined<128, 4, 4, 2>;
 using pl_128x4x4x3 = cuda::pipelined<128, 4, 4, 3>;
 using pl_64x4x4x3 = cuda::pipelined<64, 4, 4, 3>;  // 64 x 16: smaller planes for wide shapes
-using pl_256x4x4 = cuda::pipelined<256, 4, 4>;     // 256 x 16, 1024 threads: x-halo 1/4 of a plane row
 using pl_256x2x4 = cuda::pipelined<256, 2, 4>;     // 256 x 8
-using pl_512x2x4 = cuda::pipelined<512, 2, 4>;     // 512 x 8: whole rows of a 512^3 grid
+using pl_128x2x8 = cuda::pipelined<128, 2, 8>;     // 128 x 16 with 8 rows a thread: more reuse, fewer threads
 // the default kernel with another chunk (no instantiation: the chunk is a launch argument)
+using pl_chunk32 = cuda::pipelined<0, 0, 0, 0, 32>;
 using pl_chunk64 = cuda::pipelined<0, 0, 0, 0, 64>;
+using pl_chunk128 = cuda::pipelined<0, 0, 0, 0, 128>;
 // 2D pipelined: BX threads x RY columns, Stages rows in flight; default <128, 1, 4, 4>
 using pl2_128x4x8 = cuda::pipelined<128, 1, 4, 8>;
 using pl2_256x2x8 = cuda::pipelined<256, 1, 2, 8>;
@@ -34,9 +35,8 @@ using pl2_128x4x2 = cuda::pipelined<128, 1, 4, 2>;
   TESSERA_BENCH_VARIANT_SHAPES_3D(TESSERA_CUDA_INSTANTIATE, tessera::bench::pl_128x4x4x2, T)         \
   TESSERA_BENCH_VARIANT_SHAPES_3D(TESSERA_CUDA_INSTANTIATE, tessera::bench::pl_128x4x4x3, T)         \
   TESSERA_BENCH_VARIANT_SHAPES_3D(TESSERA_CUDA_INSTANTIATE, tessera::bench::pl_64x4x4x3, T)          \
-  TESSERA_BENCH_VARIANT_SHAPES_3D(TESSERA_CUDA_INSTANTIATE, tessera::bench::pl_256x4x4, T)           \
   TESSERA_BENCH_VARIANT_SHAPES_3D(TESSERA_CUDA_INSTANTIATE, tessera::bench::pl_256x2x4, T)           \
-  TESSERA_BENCH_VARIANT_SHAPES_3D(TESSERA_CUDA_INSTANTIATE, tessera::bench::pl_512x2x4, T)           \
+  TESSERA_BENCH_VARIANT_SHAPES_3D(TESSERA_CUDA_INSTANTIATE, tessera::bench::pl_128x2x8, T)           \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::pl2_128x4x8, T, tessera::star<2, 1>)                      \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::pl2_256x2x8, T, tessera::star<2, 1>)                      \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::pl2_256x4x4, T, tessera::star<2, 1>)                      \

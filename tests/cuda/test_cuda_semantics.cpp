@@ -104,6 +104,9 @@ TEST_CASE("launch record: the block each kernel ran with matches its policy") {
   CHECK(r.plan.shared_bytes == (5 + 1) * (6 + 4) * (32 + 64 + 32) * sizeof(float));  // 5 planes + 1 in flight
   r = run_and_check<pipelined_64x2x3x1, ts::star<3, 4>, double>(e3);
   CHECK(r.grid[0] == 1);
+  r = run_and_check<pipelined_64x2x3x1x3, ts::star<3, 4>, float>(e3);
+  CHECK(r.plan.chunk == 3);
+  CHECK(r.grid[2] == 13);  // ceil(37 / 3): the last block computes 1 plane
   r = run_and_check<pipelined_32x3x3, ts::box<2, 1>, double>(ts::extents<2>{37, 53});
   CHECK((r.block[0] == 32 && r.block[1] == 1));
   CHECK(r.grid[0] == 1);  // one row of 96 columns covers 53
@@ -116,6 +119,10 @@ TEST_CASE("launch record: the block each kernel ran with matches its policy") {
   CHECK((r.block[0] == 8 && r.block[1] == 8 && r.block[2] == 8));
   r = run_and_check<cu::register_tiled<>, ts::star<3, 1>, float>(e3);
   CHECK((r.block[0] == 32 && r.block[1] == 32 && r.block[2] == 1));
+  r = run_and_check<cu::pipelined<>, ts::star<3, 1>, float>(e3);
+  CHECK((r.block[0] == 128 && r.block[1] == 4 && r.plan.out_tile[1] == 16));
+  r = run_and_check<cu::pipelined<>, ts::box<3, 1>, double>(e3);  // 8 rows a thread for the box
+  CHECK((r.block[0] == 128 && r.block[1] == 2 && r.plan.out_tile[1] == 16));
   // tile parameters that resolve to the defaults share the library's compiled kernels
   r = run_and_check<cu::register_tiled<32, 32>, ts::star<3, 1>, float>(e3);
   CHECK((r.block[0] == 32 && r.block[1] == 32 && r.block[2] == 1));

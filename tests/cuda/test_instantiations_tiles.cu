@@ -28,3 +28,4 @@ TESSERA_CUDA_INSTANTIATE(tessera::test::pipelined_64x2x3x1, float, tessera::box<
 TESSERA_CUDA_INSTANTIATE(tessera::test::pipelined_64x2x3x1, double, tessera::star<3, 4>)
 TESSERA_CUDA_INSTANTIATE(tessera::test::pipelined_32x3x3, double, tessera::box<2, 1>)
 TESSERA_CUDA_INSTANTIATE(tessera::test::pipelined_32x3x3, float, tessera::star<2, 4>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::pipelined_64x2x3x1x3, float, tessera::star<3, 4>)

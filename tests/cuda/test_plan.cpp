@@ -189,6 +189,15 @@ TEST_CASE("plan: pipelined rings the shape's planes plus those in flight, x-halo
   CHECK(p.shared_bytes == 4 * 18 * 192 * sizeof(float));
   CHECK(p.needs_shared_opt_in);  // 54 KiB
   CHECK(p.chunk == 32);
+  // the 27-point box: 128 x 2 threads with 8 rows each, the same 128 x 16 tile and ring;
+  // tile parameters given explicitly are kept
+  p = cu::make_plan<ts::box<3, 1>, float>(cu::pipelined<>{}, ts::extents{512, 512, 512}, h100);
+  REQUIRE(p.ok());
+  CHECK((p.block[0] == 128 && p.block[1] == 2 && p.block[2] == 1));
+  CHECK((p.out_tile[0] == 128 && p.out_tile[1] == 16));
+  CHECK(p.shared_bytes == 4 * 18 * 192 * sizeof(float));
+  CHECK(cu::make_plan<ts::box<3, 1>, float>(cu::pipelined<128, 4, 4>{}, ts::extents{512, 512, 512}, h100).block[1] == 4);
+  CHECK(cu::make_plan<ts::box<3, 2>, float>(cu::pipelined<>{}, ts::extents{512, 512, 512}, h100).block[1] == 4);
   // a wider shape keeps 2 planes in flight: 5 + 2 slots of 20 x 192
   p = cu::make_plan<ts::star<3, 2>, float>(cu::pipelined<>{}, ts::extents{512, 512, 512}, h100);
   REQUIRE(p.ok());
@@ -201,6 +210,13 @@ TEST_CASE("plan: pipelined rings the shape's planes plus those in flight, x-halo
   p = cu::make_plan<ts::test::skewed3d, float>(cu::pipelined<>{}, ts::extents{64, 64, 64}, h100);
   REQUIRE(p.ok());
   CHECK(p.shared_bytes == (4 + 2) * (16 + 2) * (32 + 128 + 32) * sizeof(float));
+  // the 25-point star's deep ring (11 planes, 16-byte halo pieces: 143.6 KB) leaves one
+  // block per SM, so its chunk stays at 128 planes where shared_streaming's halves to 64
+  p = cu::make_plan<ts::star<3, 4>, float>(cu::pipelined<>{}, ts::extents{512, 512, 512}, h100);
+  REQUIRE(p.ok());
+  CHECK(p.shared_bytes == 11 * 24 * (4 + 128 + 4) * sizeof(float));
+  CHECK(p.chunk == 128);
+  CHECK(cu::make_plan<ts::star<3, 4>, float>(cu::shared_streaming<>{}, ts::extents{512, 512, 512}, h100).chunk == 64);
   // a ring beyond the device's shared memory is refused with the numbers
   const auto big = cu::make_plan<ts::star<3, 4>, double>(cu::pipelined<>{}, ts::extents{64, 64, 64}, h100);
   REQUIRE_FALSE(big.ok());

@@ -17,4 +17,7 @@ using shared_streaming_64x2x3x5 = cuda::shared_streaming<64, 2, 3, 5>;
 // x 3 columns (a 96-column row), 3 rows in flight. Rows and planes end mid-tile.
 using pipelined_64x2x3x1 = cuda::pipelined<64, 2, 3, 1>;
 using pipelined_32x3x3 = cuda::pipelined<32, 1, 3, 3>;
+// 3 planes per block: fewer than the 8 planes the 25-point star reaches beyond them, so
+// a block copies more planes before its first step than it computes; the last has 1.
+using pipelined_64x2x3x1x3 = cuda::pipelined<64, 2, 3, 1, 3>;
 }  // namespace tessera::test

@@ -118,9 +118,11 @@ struct shared_streaming {
 /// is read from the ring. Chunk = planes per block, 0 lets the plan choose. Needs views whose rows
 /// are 16-byte aligned (every View built from extents is); rank 2 and 3, every shape.
 /// The x-halo is copied in whole 128-byte lines unless the ring is deep. Defaults (0):
-/// 128 x 4 threads x 4 rows (3D), 128 threads x 4 columns (2D); Stages 1 for shapes
-/// reaching one plane either way along the marching axis, 2 for wider ones, 4 in 2D
-/// (measured: perf/RESULTS.md).
+/// 128 x 4 threads x 4 rows (3D; 128 x 2 threads x 8 rows for a 3D shape with points
+/// off the axis on the planes next to the centre, such as the 27-point box), 128 threads
+/// x 4 columns (2D); Stages 1 for shapes reaching one plane either way along the marching
+/// axis, 2 for wider ones, 4 in 2D (kernel_config in tile_config.hpp; measured:
+/// perf/RESULTS.md).
 template <int BX = 0, int BY = 0, int RY = 0, int Stages = 0, int Chunk = 0>
 struct pipelined {
   static std::string name() { return "cuda:pipelined"; }

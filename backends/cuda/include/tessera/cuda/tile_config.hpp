@@ -88,12 +88,24 @@ struct tile_config<pipelined<BX, BY, RY, Stages, Chunk>, Rank> {
 template <class Policy, class S>
 struct kernel_config : tile_config<Policy, S::rank> {};
 
-/// pipelined's default depth: 1 plane in flight for shapes reaching one plane either way
-/// along the marching axis, 2 for wider ones (their ring is larger and a block's step
-/// longer), 4 rows in 2D (a row is a small copy). Measured: perf/RESULTS.md.
+/// pipelined's defaults that depend on the shape (measured: perf/RESULTS.md):
+/// - depth: 1 plane in flight for shapes reaching one plane either way along the
+///   marching axis, 2 for wider ones (their ring is larger and a block's step longer),
+///   4 rows in 2D (a row is a small copy);
+/// - tile: a 3D shape with points off the axis on the planes next to the centre (the
+///   27-point box) reads 3 x 3 rows per output, so its threads take 8 rows each (128 x 2
+///   threads, the same 128 x 16 tile): adjacent outputs share more of those rows (box
+///   0.88 of copy vs 0.85 with 4 rows). Stars keep 4 rows (7-point even, fp64 7-point
+///   0.84 vs 0.91 with 8), and so do shapes reaching further along z: beside a deeper
+///   ring, 256-thread blocks leave SMs short of threads (25-point star: 0.66 vs 0.72).
 template <int BX, int BY, int RY, int Stages, int Chunk, class S>
 struct kernel_config<pipelined<BX, BY, RY, Stages, Chunk>, S> : tile_config<pipelined<BX, BY, RY, Stages, Chunk>, S::rank> {
+  using base = tile_config<pipelined<BX, BY, RY, Stages, Chunk>, S::rank>;
   static constexpr int march_width = shape_traits<S>::reach_hi[0] - shape_traits<S>::reach_lo[0] + 1;
+  static constexpr bool tall_rows = S::rank == 3 && BY == 0 && RY == 0 && march_width <= 3 &&
+                                    !shape_traits<S>::slow_axis_neighbours_on_axis;
+  static constexpr int by = tall_rows ? 2 : base::by;
+  static constexpr int bz = tall_rows ? 8 : base::bz;
   static constexpr int stages = Stages > 0 ? Stages : S::rank == 2 ? 4 : march_width <= 3 ? 1 : 2;
   static constexpr int chunk = stages;
 };
