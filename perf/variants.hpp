@@ -8,7 +8,7 @@
 
 namespace tessera::bench {
 // 3D pipelined: BX x BY threads, RY rows each, Stages planes in flight (0: by shape),
-// Chunk planes per block (0: the plan's); the default is <128, 4, 4>
+// Chunk planes per block (0: the plan's); the default is <128, 4, 4> (box: <128, 2, 8>)
 using pl_128x4x4x1 = cuda::pipelined<128, 4, 4, 1>;
 using pl_128x4x4x2 = cuda::pipelined<128, 4, 4, 2>;
 using pl_128x4x4x3 = cuda::pipelined<128, 4, 4, 3>;
@@ -28,7 +28,8 @@ using pl2_128x4x2 = cuda::pipelined<128, 1, 4, 2>;
 
 // clang-format off
 #define TESSERA_BENCH_VARIANT_SHAPES_3D(M, ...)                                \
-  M(__VA_ARGS__, tessera::star<3, 1>) M(__VA_ARGS__, tessera::star<3, 4>)     \
+  M(__VA_ARGS__, tessera::star<3, 1>) M(__VA_ARGS__, tessera::star<3, 2>)     \
+  M(__VA_ARGS__, tessera::star<3, 4>)                                         \
   M(__VA_ARGS__, tessera::box<3, 1>)
 #define TESSERA_BENCH_VARIANTS(T)                                                                    \
   TESSERA_BENCH_VARIANT_SHAPES_3D(TESSERA_CUDA_INSTANTIATE, tessera::bench::pl_128x4x4x1, T)         \
