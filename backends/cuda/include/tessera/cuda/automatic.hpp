@@ -47,6 +47,26 @@ void with_candidate(candidate c, F&& f) {
   }
 }
 
+/// True when `policy` can run shape S on the view `in` on the current device: its plan
+/// fits the extents and device, and the view meets its row requirement.
+template <class S, class Policy, class T, int Rank, class Space>
+bool runs_on(const Policy& policy, const View<T, Rank, Space>& in) {
+  return plan_for<S, T>(policy, in.extents()).ok() && view_requirement(policy, in).empty();
+}
+
+/// c if runs(policy of c), else the next of shared_streaming, naive for which it holds;
+/// naive, the last resort, is not asked.
+template <class F>
+candidate first_that_runs(candidate c, F&& runs) {
+  for (candidate next : {candidate::shared_streaming, candidate::naive}) {
+    bool ok = false;
+    with_candidate(c, [&](auto policy) { ok = runs(policy); });
+    if (ok) break;
+    c = next;
+  }
+  return c;
+}
+
 /// Times every candidate that can run this case on (in, out, stream); the fastest.
 template <class S, class T, int Rank, class Space>
 candidate tune_on_first_use(const stencil<S, T>& st, const View<T, Rank, Space>& in,
@@ -58,7 +78,7 @@ candidate tune_on_first_use(const stencil<S, T>& st, const View<T, Rank, Space>&
   float best_ms = std::numeric_limits<float>::max();
   for (candidate c : all_candidates) {
     with_candidate(c, [&](auto policy) {
-      if (!plan_for<S, T>(policy, in.extents()).ok() || !view_requirement(policy, in).empty()) return;
+      if (!runs_on<S>(policy, in)) return;
       sweep(policy, st, in, out, stream);  // warm-up
       std::vector<float> t;
       for (int k = 0; k < 3; ++k) {
@@ -134,15 +154,8 @@ void sweep(const automatic&, const stencil<S, T>& st, const View<T, Rank, Space>
   // The choice may not run on these views (the table and the default rule know the case,
   // not the views' rows or this device's shared memory): then the next candidate that
   // can, in the order pipelined, shared_streaming, naive.
-  candidate c = choose(st, in, out, stream);
-  for (candidate next : {candidate::shared_streaming, candidate::naive}) {
-    bool runs = false;
-    detail::with_candidate(c, [&](auto policy) {
-      runs = plan_for<S, T>(policy, in.extents()).ok() && view_requirement(policy, in).empty();
-    });
-    if (runs) break;
-    c = next;
-  }
+  const candidate c = detail::first_that_runs(choose(st, in, out, stream),
+                                              [&](auto policy) { return detail::runs_on<S>(policy, in); });
   detail::with_candidate(c, [&](auto policy) {
     if constexpr (has_kernel_v<decltype(policy), S>) sweep(policy, st, in, out, stream);
   });
@@ -152,13 +165,10 @@ void sweep(const automatic&, const stencil<S, T>& st, const View<T, Rank, Space>
 /// from extents: the table's choice, or the next of shared_streaming, naive that can run.
 template <class S, class T>
 launch_plan make_plan(const automatic&, const extents<S::rank>& e, const device_limits& lim) {
+  const candidate c = detail::first_that_runs(table_choice<S, T>(lim, double(e.size())),
+                                              [&](auto policy) { return make_plan<S, T>(policy, e, lim).ok(); });
   launch_plan p;
-  detail::with_candidate(table_choice<S, T>(lim, double(e.size())),
-                         [&](auto policy) { p = make_plan<S, T>(policy, e, lim); });
-  for (candidate next : {candidate::shared_streaming, candidate::naive}) {
-    if (p.ok()) break;
-    detail::with_candidate(next, [&](auto policy) { p = make_plan<S, T>(policy, e, lim); });
-  }
+  detail::with_candidate(c, [&](auto policy) { p = make_plan<S, T>(policy, e, lim); });
   return p;
 }
 

@@ -107,7 +107,6 @@ inline launch_plan refuse_1d_marching(launch_plan p) {
   return p;
 }
 
-
 /// Planes per block along the marching axis for the streaming strategies: long enough
 /// that re-reading the reach at each chunk's start costs <= ~6% (32 planes per cell of
 /// reach), halved while the grid would not give every SM twice the blocks it holds at
