@@ -10,7 +10,7 @@ command -v gnuplot >/dev/null || { echo "plot.sh: needs gnuplot (apt-get install
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 # rows: case label, then one fraction per policy (default tiles only; '-' where refused)
-policies=(cuda:naive cuda:tiled cuda:coarsened cuda:register-tiled cuda:streaming cuda:shared-streaming cuda:pipelined cuda:automatic)
+policies=(cuda:naive cuda:tiled cuda:coarsened cuda:register-tiled cuda:streaming cuda:shared-streaming cuda:pipelined cuda:vector-streaming cuda:automatic)
 # shape names hold a comma (star<3,1>): make it a semicolon before splitting on commas
 sed -E 's/<([0-9]+),([0-9]+)>/<\1;\2>/g' "$csv" | awk -F, -v sizes="$sizes" -v pols="${policies[*]}" '
   NR == 1 { next }

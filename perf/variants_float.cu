@@ -1,6 +1,7 @@
 // The tile variants of variants.hpp for float.
 #include <tessera/cuda/kernels/pipelined.cuh>
 #include <tessera/cuda/kernels/shared_streaming.cuh>
+#include <tessera/cuda/kernels/vector_streaming.cuh>
 
 #include "variants.hpp"
 

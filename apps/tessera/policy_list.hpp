@@ -23,6 +23,7 @@ void for_each_cuda_policy([[maybe_unused]] F&& f) {
   f(cuda::streaming<>{});
   f(cuda::shared_streaming<>{});
   f(cuda::pipelined<>{});
+  f(cuda::vector_streaming<>{});
   f(cuda::automatic{});
 #endif
 }

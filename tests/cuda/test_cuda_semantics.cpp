@@ -112,6 +112,21 @@ TEST_CASE("launch record: the block each kernel ran with matches its policy") {
   CHECK(r.grid[0] == 1);  // one row of 96 columns covers 53
   r = run_and_check<pipelined_32x3x3, ts::star<2, 4>, float>(ts::extents<2>{41, 203});
   CHECK(r.grid[0] == 3);  // ceil(203 / 96)
+  r = run_and_check<vector_streaming_4x3x2, ts::star<3, 4>, float>(e3);
+  CHECK((r.block[0] == 32 && r.block[1] == 4 && r.block[2] == 1));
+  CHECK(r.policy == "cuda:vector-streaming");
+  CHECK(r.plan.shared_bytes == 0);
+  CHECK(r.grid[0] == 1);   // one warp of 32 x 4 floats covers 53
+  CHECK(r.grid[1] == 8);   // ceil(29 / 4) rows
+  CHECK(r.grid[2] == 13);  // ceil(37 / 3): the last block computes 1 plane
+  r = run_and_check<vector_streaming_4x3x2, ts::box<3, 2>, double>(ts::extents<3>{11, 9, 131});
+  CHECK(r.grid[0] == 3);  // ceil(131 / (32 x 2 doubles))
+  r = run_and_check<vector_streaming_4x3x2, ts::star<2, 4>, double>(ts::extents<2>{41, 203});
+  CHECK((r.block[0] == 32 && r.block[1] == 4));
+  CHECK(r.grid[0] == 1);   // 4 warps x 64 doubles cover 203
+  CHECK(r.grid[1] == 14);  // ceil(41 / 3) rows
+  r = run_and_check<vector_streaming_4x3x2, ts::box<2, 1>, float>(ts::extents<2>{37, 1000});
+  CHECK(r.grid[0] == 2);   // ceil(1000 / (4 x 128))
   // defaults, as documented in policy.hpp
   r = run_and_check<cu::naive<>, ts::star<3, 1>, float>(e3);
   CHECK((r.block[0] == 32 && r.block[1] == 8 && r.block[2] == 1));
@@ -123,6 +138,10 @@ TEST_CASE("launch record: the block each kernel ran with matches its policy") {
   CHECK((r.block[0] == 128 && r.block[1] == 4 && r.plan.out_tile[1] == 16));
   r = run_and_check<cu::pipelined<>, ts::box<3, 1>, double>(e3);  // 8 rows a thread for the box
   CHECK((r.block[0] == 128 && r.block[1] == 2 && r.plan.out_tile[1] == 16));
+  r = run_and_check<cu::vector_streaming<>, ts::star<3, 1>, float>(e3);  // 8 warps, 4 planes
+  CHECK((r.block[0] == 32 && r.block[1] == 8 && r.plan.chunk == 4 && r.grid[2] == 10));
+  r = run_and_check<cu::vector_streaming<>, ts::star<3, 4>, double>(e3);  // chunk twice the reach
+  CHECK(r.plan.chunk == 16);
   // tile parameters that resolve to the defaults share the library's compiled kernels
   r = run_and_check<cu::register_tiled<32, 32>, ts::star<3, 1>, float>(e3);
   CHECK((r.block[0] == 32 && r.block[1] == 32 && r.block[2] == 1));
@@ -213,7 +232,7 @@ bool agrees_on_layout(const Policy& policy, const ts::stencil<S, float>& st, con
   return ts::compare(out_h, ref).passed(ts::default_tolerance<float>());
 }
 
-TEST_CASE("pipelined refuses rows it cannot copy in 16-byte pieces; automatic then takes another strategy") {
+TEST_CASE("pipelined and vector_streaming refuse rows off 16-byte boundaries; automatic then takes another strategy") {
   TESSERA_REQUIRE_CUDA_DEVICE();
   const auto st = random_stencil<ts::star<3, 1>, float>(4);
   // Rows of 53 + 2 floats, unpadded: the interiors start on 4-byte boundaries only.
@@ -222,17 +241,29 @@ TEST_CASE("pipelined refuses rows it cannot copy in 16-byte pieces; automatic th
   CHECK_THROWS_WITH_AS(ts::apply(cu::pipelined<>{}, st, in, out),
                        doctest::Contains("'tight_in' (interior 9x11x53, ghost 1, CudaSpace) has a row alignment of 1"),
                        ts::unsupported_error);
-  CHECK_FALSE(cu::view_requirement(cu::pipelined<>{}, in).empty());
-  CHECK(cu::view_requirement(cu::shared_streaming<>{}, in).empty());
+  CHECK_FALSE(cu::view_requirement(cu::pipelined<>{}, in, out).empty());
+  CHECK(cu::view_requirement(cu::shared_streaming<>{}, in, out).empty());
+  CHECK_THROWS_WITH_AS(ts::apply(cu::vector_streaming<>{}, st, in, out),
+                       doctest::Contains("'tight_in' (interior 9x11x53, ghost 1, CudaSpace) has a row alignment of 1"),
+                       ts::unsupported_error);
   // automatic serves it whatever the table says (pipelined would be replaced)
   CHECK(agrees_on_layout(cu::automatic{}, st, tight, 3));
   CHECK(cu::last_launch().policy != "cuda:pipelined");
   // a layout aligned to 16 bytes (4 floats) is enough: the halo line left of the first
   // tile then starts before the row, and only its pieces within the reach are copied
   const ts::layout<3> quad(ts::extents{9, 11, 53}, 1, 4);
-  CHECK(cu::view_requirement(cu::pipelined<>{}, ts::View<float, 3, ts::CudaSpace>("in4", quad)).empty());
+  ts::View<float, 3, ts::CudaSpace> in4("in4", quad), out4("out4", quad);
+  CHECK(cu::view_requirement(cu::pipelined<>{}, in4, out4).empty());
   CHECK(agrees_on_layout(cu::pipelined<>{}, st, quad, 5));
   CHECK(cu::last_launch().policy == "cuda:pipelined");
+  // vector_streaming writes 16-byte vectors too: an aligned input with an unaligned
+  // output is refused, naming the output
+  CHECK(cu::view_requirement(cu::vector_streaming<>{}, in4, out4).empty());
+  CHECK(cu::view_requirement(cu::pipelined<>{}, in4, out).empty());
+  CHECK_THROWS_WITH_AS(ts::apply(cu::vector_streaming<>{}, st, in4, out), doctest::Contains("'out' (interior 9x11x53"),
+                       ts::unsupported_error);
+  CHECK(agrees_on_layout(cu::vector_streaming<>{}, st, quad, 6));
+  CHECK(cu::last_launch().policy == "cuda:vector-streaming");
 }
 
 TEST_CASE("compare on the device equals compare on the host, NaN included") {

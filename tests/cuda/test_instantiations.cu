@@ -7,6 +7,7 @@
 #include <tessera/cuda/kernels/shared_streaming.cuh>
 #include <tessera/cuda/kernels/streaming.cuh>
 #include <tessera/cuda/kernels/tiled.cuh>
+#include <tessera/cuda/kernels/vector_streaming.cuh>
 
 #include "../support/shapes_under_test.hpp"
 
@@ -33,4 +34,8 @@ TESSERA_CUDA_INSTANTIATE(tessera::cuda::pipelined<>, float, tessera::test::corne
 TESSERA_CUDA_INSTANTIATE(tessera::cuda::pipelined<>, float, tessera::test::skewed3d)
 TESSERA_CUDA_INSTANTIATE(tessera::cuda::pipelined<>, double, tessera::test::corner2d)
 TESSERA_CUDA_INSTANTIATE(tessera::cuda::pipelined<>, double, tessera::test::skewed3d)
+TESSERA_CUDA_INSTANTIATE(tessera::cuda::vector_streaming<>, float, tessera::test::corner2d)
+TESSERA_CUDA_INSTANTIATE(tessera::cuda::vector_streaming<>, float, tessera::test::skewed3d)
+TESSERA_CUDA_INSTANTIATE(tessera::cuda::vector_streaming<>, double, tessera::test::corner2d)
+TESSERA_CUDA_INSTANTIATE(tessera::cuda::vector_streaming<>, double, tessera::test::skewed3d)
 // register_tiled has no kernel for these shapes: its plan refuses them with a reason.

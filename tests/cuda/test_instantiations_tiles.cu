@@ -7,6 +7,7 @@
 #include <tessera/cuda/kernels/shared_streaming.cuh>
 #include <tessera/cuda/kernels/streaming.cuh>
 #include <tessera/cuda/kernels/tiled.cuh>
+#include <tessera/cuda/kernels/vector_streaming.cuh>
 
 #include "tile_choices.hpp"
 
@@ -29,3 +30,7 @@ TESSERA_CUDA_INSTANTIATE(tessera::test::pipelined_64x2x3x1, double, tessera::sta
 TESSERA_CUDA_INSTANTIATE(tessera::test::pipelined_32x3x3, double, tessera::box<2, 1>)
 TESSERA_CUDA_INSTANTIATE(tessera::test::pipelined_32x3x3, float, tessera::star<2, 4>)
 TESSERA_CUDA_INSTANTIATE(tessera::test::pipelined_64x2x3x1x3, float, tessera::star<3, 4>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::vector_streaming_4x3x2, float, tessera::star<3, 4>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::vector_streaming_4x3x2, double, tessera::box<3, 2>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::vector_streaming_4x3x2, double, tessera::star<2, 4>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::vector_streaming_4x3x2, float, tessera::box<2, 1>)

@@ -252,6 +252,35 @@ TEST_CASE("plan: streaming has no halo threads and serves boxes; 1D is refused")
   CHECK(contains(one.reason, "cuda::naive"));
 }
 
+TEST_CASE("plan: vector_streaming gives a lane one 16-byte vector, a warp a row; short chunks; 1D is refused") {
+  // 3D: a warp covers 32 x 4 floats of one row; 8 warps = 8 rows; 4 planes for a reach of 1
+  const auto p = cu::make_plan<ts::star<3, 1>, float>(cu::vector_streaming<>{}, ts::extents{37, 29, 300}, h100);
+  REQUIRE(p.ok());
+  CHECK((p.block[0] == 32 && p.block[1] == 8 && p.block[2] == 1));
+  CHECK((p.out_tile[0] == 128 && p.out_tile[1] == 8 && p.out_tile[2] == 4));
+  CHECK(p.chunk == 4);
+  CHECK(p.grid[0] == 3);   // ceil(300 / 128)
+  CHECK(p.grid[1] == 4);   // ceil(29 / 8)
+  CHECK(p.grid[2] == 10);  // ceil(37 / 4)
+  CHECK(p.shared_bytes == 0);
+  // doubles: 2 a vector, 64 a warp; the 25-point star reaches 8 planes: chunk 16
+  const auto d = cu::make_plan<ts::star<3, 4>, double>(cu::vector_streaming<>{}, ts::extents{37, 29, 300}, h100);
+  CHECK(d.out_tile[0] == 64);
+  CHECK(d.chunk == 16);
+  CHECK(d.grid[2] == 3);
+  // 2D: the 8 warps are 8 x-segments of a row; the block marches `chunk` rows
+  const auto two = cu::make_plan<ts::star<2, 1>, float>(cu::vector_streaming<>{}, ts::extents{37, 5000}, h100);
+  CHECK((two.out_tile[0] == 1024 && two.out_tile[1] == 4));
+  CHECK(two.grid[0] == 5);   // ceil(5000 / 1024)
+  CHECK(two.grid[1] == 10);  // ceil(37 / 4)
+  // explicit chunk and warps are kept
+  const auto c = cu::make_plan<ts::box<3, 1>, float>(cu::vector_streaming<2, 7>{}, ts::extents{37, 29, 53}, h100);
+  CHECK((c.block[1] == 2 && c.chunk == 7 && c.grid[2] == 6));
+  const auto one = cu::make_plan<ts::star<1, 2>, float>(cu::vector_streaming<>{}, ts::extents{100}, h100);
+  REQUIRE_FALSE(one.ok());
+  CHECK(contains(one.reason, "cuda::naive"));
+}
+
 TEST_CASE("tuning table: parsed, nearest size looked up, bad rows named; automatic plans the table's choice") {
   const std::string text =
       "# comment\n"

@@ -18,6 +18,7 @@ std::string candidate_name(candidate c) {
     case candidate::streaming: return "cuda:streaming";
     case candidate::shared_streaming: return "cuda:shared-streaming";
     case candidate::pipelined: return "cuda:pipelined";
+    case candidate::vector_streaming: return "cuda:vector-streaming";
   }
   return "?";
 }
@@ -76,7 +77,7 @@ std::vector<tuning_entry> parse_tuning_table(std::string_view text, const std::s
     const auto c = candidate_from_name(f[6]);
     if (!c)
       throw invalid_argument_error(where + "unknown policy '" + f[6] +
-                                   "' (candidates: cuda:naive, cuda:streaming, cuda:shared-streaming, cuda:pipelined)");
+                                   "' (candidates: cuda:naive, cuda:streaming, cuda:shared-streaming, cuda:pipelined, cuda:vector-streaming)");
     e.choice = *c;
     rows.push_back(e);
   }

@@ -13,8 +13,9 @@
 //   3. With TESSERA_TUNE=0 in the environment, such cases take the default rule instead:
 //      pipelined for rank 2 and 3 (the fastest in most measured cases, perf/RESULTS.md),
 //      naive for rank 1 (the other candidates need a marching axis).
-//   Whatever the choice, if it cannot run on the caller's views (pipelined needs rows
-//   aligned to 16 bytes and a ring that fits the device's shared memory), the next of
+//   Whatever the choice, if it cannot run on the caller's views (pipelined and
+//   vector_streaming need rows aligned to 16 bytes, pipelined a ring that fits the
+//   device's shared memory), the next of
 //   shared_streaming, naive that can runs instead.
 #include <cuda_runtime_api.h>
 
@@ -44,14 +45,15 @@ void with_candidate(candidate c, F&& f) {
     case candidate::streaming: f(streaming<>{}); return;
     case candidate::shared_streaming: f(shared_streaming<>{}); return;
     case candidate::pipelined: f(pipelined<>{}); return;
+    case candidate::vector_streaming: f(vector_streaming<>{}); return;
   }
 }
 
-/// True when `policy` can run shape S on the view `in` on the current device: its plan
-/// fits the extents and device, and the view meets its row requirement.
+/// True when `policy` can run shape S on the views in, out on the current device: its
+/// plan fits the extents and device, and the views meet its row requirement.
 template <class S, class Policy, class T, int Rank, class Space>
-bool runs_on(const Policy& policy, const View<T, Rank, Space>& in) {
-  return plan_for<S, T>(policy, in.extents()).ok() && view_requirement(policy, in).empty();
+bool runs_on(const Policy& policy, const View<T, Rank, Space>& in, const View<T, Rank, Space>& out) {
+  return plan_for<S, T>(policy, in.extents()).ok() && view_requirement(policy, in, out).empty();
 }
 
 /// c if runs(policy of c), else the next of shared_streaming, naive for which it holds;
@@ -78,7 +80,7 @@ candidate tune_on_first_use(const stencil<S, T>& st, const View<T, Rank, Space>&
   float best_ms = std::numeric_limits<float>::max();
   for (candidate c : all_candidates) {
     with_candidate(c, [&](auto policy) {
-      if (!runs_on<S>(policy, in)) return;
+      if (!runs_on<S>(policy, in, out)) return;
       sweep(policy, st, in, out, stream);  // warm-up
       std::vector<float> t;
       for (int k = 0; k < 3; ++k) {
@@ -153,9 +155,9 @@ void sweep(const automatic&, const stencil<S, T>& st, const View<T, Rank, Space>
            const View<T, Rank, Space>& out, cudaStream_t stream = nullptr) {
   // The choice may not run on these views (the table and the default rule know the case,
   // not the views' rows or this device's shared memory): then the next candidate that
-  // can, in the order pipelined, shared_streaming, naive.
+  // can, in the order shared_streaming, naive.
   const candidate c = detail::first_that_runs(choose(st, in, out, stream),
-                                              [&](auto policy) { return detail::runs_on<S>(policy, in); });
+                                              [&](auto policy) { return detail::runs_on<S>(policy, in, out); });
   detail::with_candidate(c, [&](auto policy) {
     if constexpr (has_kernel_v<decltype(policy), S>) sweep(policy, st, in, out, stream);
   });

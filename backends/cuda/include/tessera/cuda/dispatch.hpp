@@ -36,26 +36,44 @@ template <int A, int B, int C, int D>
 inline constexpr bool is_kernel_policy<shared_streaming<A, B, C, D>> = true;
 template <int A, int B, int C, int D, int E>
 inline constexpr bool is_kernel_policy<pipelined<A, B, C, D, E>> = true;
+template <int A, int B, int C>
+inline constexpr bool is_kernel_policy<vector_streaming<A, B, C>> = true;
+
+/// "" when every row of `v` starts its interior on a 16-byte boundary (the allocation
+/// and the padded row length are multiples of 16 bytes); else why not, for `strategy`.
+template <class T, int Rank, class Space>
+std::string rows_on_16_bytes(const View<T, Rank, Space>& v, const std::string& strategy, const std::string& fallback) {
+  const auto address = reinterpret_cast<std::uintptr_t>(v.data());
+  const auto row_bytes = static_cast<std::size_t>(v.layout().row_alignment()) * sizeof(T);
+  if (address % 16 == 0 && row_bytes % 16 == 0) return {};
+  return strategy + " and needs every row's interior on a 16-byte boundary, but " + v.describe() +
+         " has a row alignment of " + std::to_string(v.layout().row_alignment()) + " element(s) (" +
+         std::to_string(row_bytes) +
+         " bytes): build it from extents (rows padded to 128 bytes) or with a layout whose row alignment is a "
+         "multiple of 16 bytes, or use " + fallback;
+}
 }  // namespace detail
 
-/// What a strategy needs of the input view beyond its extents: empty when `in` serves.
-/// Only pipelined has a need: it copies rows in 16-byte pieces, so the allocation and
-/// every row's interior must start on a 16-byte boundary — true of every View built
-/// from extents (rows padded to 128 bytes), not of a layout with a smaller row alignment.
+/// What a strategy needs of the views beyond their extents: empty when they serve.
+/// pipelined copies input rows in 16-byte pieces, vector_streaming reads and writes
+/// 16-byte vectors: the allocation and every row's interior must start on a 16-byte
+/// boundary — true of every View built from extents (rows padded to 128 bytes), not of a
+/// layout with a smaller row alignment.
 template <class Policy, class T, int Rank, class Space>
-std::string view_requirement(const Policy&, const View<T, Rank, Space>&) {
+std::string view_requirement(const Policy&, const View<T, Rank, Space>&, const View<T, Rank, Space>&) {
   return {};
 }
 template <int A, int B, int C, int D, int E, class T, int Rank, class Space>
-std::string view_requirement(const pipelined<A, B, C, D, E>&, const View<T, Rank, Space>& in) {
-  const auto address = reinterpret_cast<std::uintptr_t>(in.data());
-  const auto row_bytes = static_cast<std::size_t>(in.layout().row_alignment()) * sizeof(T);
-  if (address % 16 == 0 && row_bytes % 16 == 0) return {};
-  return "pipelined copies rows in 16-byte pieces and needs every row's interior on a 16-byte boundary, but " +
-         in.describe() + " has a row alignment of " + std::to_string(in.layout().row_alignment()) +
-         " element(s) (" + std::to_string(row_bytes) +
-         " bytes): build it from extents (rows padded to 128 bytes) or with a layout whose row alignment is a "
-         "multiple of 16 bytes, or use cuda::shared_streaming";
+std::string view_requirement(const pipelined<A, B, C, D, E>&, const View<T, Rank, Space>& in,
+                             const View<T, Rank, Space>&) {
+  return detail::rows_on_16_bytes(in, "pipelined copies rows in 16-byte pieces", "cuda::shared_streaming");
+}
+template <int A, int B, int C, class T, int Rank, class Space>
+std::string view_requirement(const vector_streaming<A, B, C>&, const View<T, Rank, Space>& in,
+                             const View<T, Rank, Space>& out) {
+  const std::string why = "vector_streaming reads and writes rows in 16-byte vectors";
+  const auto r = detail::rows_on_16_bytes(in, why, "cuda::shared_streaming");
+  return r.empty() ? detail::rows_on_16_bytes(out, why, "cuda::shared_streaming") : r;
 }
 
 /// The plan `policy` would run for shape S and element type T on extents e, on the
@@ -70,7 +88,7 @@ template <class Policy, class S, class T, int Rank, class Space>
 void sweep(const Policy& policy, const stencil<S, T>& st, const View<T, Rank, Space>& in,
            const View<T, Rank, Space>& out, cudaStream_t stream = nullptr) {
   launch_plan plan = plan_for<S, T>(policy, in.extents());
-  if (plan.ok()) plan.reason = view_requirement(policy, in);
+  if (plan.ok()) plan.reason = view_requirement(policy, in, out);
   if (!plan.ok())
     throw unsupported_error("tessera::apply(" + Policy::name() + ", " + shape_name<S>() + ") on " +
                             in.describe() + ": " + plan.reason);

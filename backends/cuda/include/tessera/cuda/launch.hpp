@@ -35,6 +35,8 @@ template <int A, int B, int C, int D>
 struct strategy_of<shared_streaming<A, B, C, D>> { using type = shared_streaming<>; };
 template <int A, int B, int C, int D, int E>
 struct strategy_of<pipelined<A, B, C, D, E>> { using type = pipelined<>; };
+template <int A, int B, int C>
+struct strategy_of<vector_streaming<A, B, C>> { using type = vector_streaming<>; };
 template <class Policy>
 using strategy_of_t = typename strategy_of<Policy>::type;
 
@@ -54,6 +56,8 @@ template <class S, class T, int BX, int BY, int BZ, int Chunk>
 void launch_tiles(shared_streaming<>, const launch_plan&, const params_for<S, T>&, cudaStream_t);
 template <class S, class T, int BX, int BY, int BZ, int Chunk>
 void launch_tiles(pipelined<>, const launch_plan&, const params_for<S, T>&, cudaStream_t);
+template <class S, class T, int BX, int BY, int BZ, int Chunk>
+void launch_tiles(vector_streaming<>, const launch_plan&, const params_for<S, T>&, cudaStream_t);
 
 /// Launches `plan` for `Policy` (any tile parameters) on `stream`.
 template <class S, class T, class Policy>
@@ -76,6 +80,8 @@ template <int BX, int BY, int RY, int C, class S>
 inline constexpr bool has_kernel_v<shared_streaming<BX, BY, RY, C>, S> = S::rank >= 2;
 template <int BX, int BY, int RY, int D, int C, class S>
 inline constexpr bool has_kernel_v<pipelined<BX, BY, RY, D, C>, S> = S::rank >= 2;
+template <int BY, int C, int D, class S>
+inline constexpr bool has_kernel_v<vector_streaming<BY, C, D>, S> = S::rank >= 2;
 
 }  // namespace tessera::cuda
 

@@ -432,6 +432,39 @@ launch_plan make_plan(const pipelined<BX, BY, RY, D, C>&, const extents<S::rank>
   }
 }
 
+namespace detail {
+/// vector_streaming's planes per block: short, so the resident blocks work on a few
+/// neighbouring planes (chunk edges hit in L2, DRAM reads a narrow window), but at least
+/// twice the reach along the marching axis, which each chunk loads again.
+/// Measured: perf/RESULTS.md.
+inline int vector_streaming_chunk(int reach) { return std::max(4, 2 * reach); }
+}  // namespace detail
+
+template <class S, class T, int BY, int C, int D>
+launch_plan make_plan(const vector_streaming<BY, C, D>&, const extents<S::rank>& e, const device_limits& lim) {
+  using cfg = kernel_config<vector_streaming<BY, C, D>, S>;
+  launch_plan p;
+  p.strategy = "vector_streaming";
+  if constexpr (S::rank == 1) {
+    return detail::refuse_1d_marching(p);
+  } else {
+    using r = detail::virtual_reach<S>;
+    constexpr int lanes_x = 32 * (sizeof(T) >= 16 ? 1 : 16 / static_cast<int>(sizeof(T)));  // elements a warp owns
+    constexpr int march = 3 - S::rank;
+    p.block[0] = cfg::bx, p.block[1] = cfg::by, p.block[2] = 1;
+    p.chunk = cfg::planes > 0 ? cfg::planes : detail::vector_streaming_chunk(r::width(march));
+    if constexpr (S::rank == 3) {
+      p.out_tile[0] = lanes_x, p.out_tile[1] = cfg::by, p.out_tile[2] = p.chunk;
+    } else {
+      p.out_tile[0] = lanes_x * cfg::by, p.out_tile[1] = p.chunk, p.out_tile[2] = 1;
+    }
+    for (int a = 0; a < 3; ++a)
+      p.grid[a] = detail::ceil_div(detail::virtual_extent(e, 2 - a), p.out_tile[a]);
+    detail::check_limits(p, lim);
+    return p;
+  }
+}
+
 /// True when `policy` can run shape S on extents e on a device with limits lim.
 template <class S, class T, class Policy>
 bool can_implement(const Policy& policy, const extents<S::rank>& e, const device_limits& lim,

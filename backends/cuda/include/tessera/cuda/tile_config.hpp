@@ -110,4 +110,16 @@ struct kernel_config<pipelined<BX, BY, RY, Stages, Chunk>, S> : tile_config<pipe
   static constexpr int chunk = stages;
 };
 
+/// vector_streaming: bx is the warp (32 lanes), by the warps per block; the launcher's
+/// fourth slot (chunk) carries the planes loaded ahead (Depth); the planes per block
+/// (`planes`, 0 = chosen by the plan) are a launch argument.
+template <int BY, int Chunk, int Depth, int Rank>
+struct tile_config<vector_streaming<BY, Chunk, Depth>, Rank> {
+  static constexpr int bx = 32;
+  static constexpr int by = detail::or_default(BY, 8);
+  static constexpr int bz = 1;
+  static constexpr int chunk = detail::or_default(Depth, 1);
+  static constexpr int planes = Chunk > 0 ? Chunk : 0;
+};
+
 }  // namespace tessera::cuda

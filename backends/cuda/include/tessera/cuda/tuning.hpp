@@ -17,9 +17,9 @@ namespace tessera::cuda {
 
 /// The strategies cuda::automatic chooses among (each compiled for every built-in shape
 /// with its default tiles).
-enum class candidate { naive, streaming, shared_streaming, pipelined };
-inline constexpr candidate all_candidates[] = {candidate::naive, candidate::streaming,
-                                              candidate::shared_streaming, candidate::pipelined};
+enum class candidate { naive, streaming, shared_streaming, pipelined, vector_streaming };
+inline constexpr candidate all_candidates[] = {candidate::naive, candidate::streaming, candidate::shared_streaming,
+                                              candidate::pipelined, candidate::vector_streaming};
 
 /// "cuda:naive", ... (the policies' names).
 std::string candidate_name(candidate c);

@@ -4,10 +4,15 @@
 // compile-time constants (static_for), so the inner loop is N fused multiply-adds per
 // point on contiguous memory, which GCC vectorises under `omp simd`.
 // Points are summed in declaration order, like host::serial.
+// Outputs larger than the caches are written with streaming stores, and each 3D row
+// prefetches the row it will need two rows later from the plane ahead (cache_hints.hpp).
 #include "tessera/core/static_for.hpp"
 #include "tessera/core/stencil.hpp"
 #include "tessera/core/view.hpp"
+#include "tessera/host/cache_hints.hpp"
 #include "tessera/host/policy.hpp"
+
+#include <algorithm>
 
 #if defined(_OPENMP)
 #include <omp.h>
@@ -16,6 +21,14 @@
 namespace tessera::host {
 
 namespace detail {
+inline int omp_max_threads() {
+#if defined(_OPENMP)
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
 /// out[x] = sum_k c_k · in[x + shift_k] for x in [0, nx): one row.
 /// The point rows and coefficients are copied into locals first: read through `shift`
 /// and `st` inside the loop, GCC vectorised `in[x + shift[k]]` as a gather (the shifts
@@ -35,7 +48,53 @@ inline void sweep_row(const stencil<S, T>& st, const T* __restrict in, T* __rest
     out[x] = s;
   }
 }
+
+/// sweep_row with streaming stores: the whole cache lines of the output row are computed
+/// into a line-aligned buffer and streamed; the partial lines at either end, which other
+/// rows' lines share, take ordinary stores. Same sums in the same order as sweep_row.
+template <class S, class T>
+inline void sweep_row_streaming(const stencil<S, T>& st, const T* __restrict in, T* __restrict out,
+                                const index_t* shift, index_t nx) {
+  constexpr int npts = stencil<S, T>::size;
+  constexpr index_t L = line_elements<T>;
+  const index_t head = std::min<index_t>(elements_to_line(out), nx);
+  sweep_row(st, in, out, shift, head);
+  const T* rows[npts];
+  T c[npts];
+  for (int k = 0; k < npts; ++k) rows[k] = in + shift[k], c[k] = st.coeffs[k];
+  index_t x = head;
+  for (; x + L <= nx; x += L) {
+    alignas(line_bytes) T line[L];
+#pragma omp simd
+    for (index_t i = 0; i < L; ++i) {
+      T s = 0;
+      tessera::detail::static_for<npts>([&](auto k) { s += c[k] * rows[k][x + i]; });
+      line[i] = s;
+    }
+    stream_line(out + x, line);
+  }
+  sweep_row(st, in + x, out + x, shift, nx - x);
+}
+
+/// One row, with the store kind chosen for the whole sweep.
+template <class S, class T>
+inline void sweep_row_as(bool streaming, const stencil<S, T>& st, const T* in, T* out, const index_t* shift,
+                         index_t nx) {
+  if constexpr (streamable<T>) {
+    if (streaming) return sweep_row_streaming(st, in, out, shift, nx);
+  }
+  sweep_row(st, in, out, shift, nx);
+}
 }  // namespace detail
+
+/// True when a host::parallel sweep writing `out` uses streaming stores.
+template <class T, int Rank, class Space>
+bool streams_output(const parallel& p, const View<T, Rank, Space>& out) {
+  if (!detail::streamable<T>) return false;
+  if (p.store == stores::automatic)
+    return static_cast<std::size_t>(out.size()) * sizeof(T) >= streaming_store_bytes;
+  return p.store == stores::streaming;
+}
 
 template <class S, class T, int Rank, class Space>
 void sweep(const parallel& p, const stencil<S, T>& st, const View<T, Rank, Space>& in,
@@ -54,26 +113,48 @@ void sweep(const parallel& p, const stencil<S, T>& st, const View<T, Rank, Space
   // Below ~16k points a parallel region costs more (fork/join, idle threads spinning)
   // than the sweep itself: small grids run on the calling thread.
   [[maybe_unused]] const bool worth_threads = in.size() >= host::parallel_threshold;
+  const bool streaming = streams_output(p, out);
+  [[maybe_unused]] const int team = threads > 0 ? threads : detail::omp_max_threads();
   if constexpr (Rank == 1) {
     // Split the single row into chunks, one per thread.
     constexpr index_t chunk = 4096;
     const index_t nchunks = (n[0] + chunk - 1) / chunk;
-#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads()) if (nchunks > 1 && worth_threads)
-    for (index_t c = 0; c < nchunks; ++c) {
-      const index_t x0 = c * chunk;
-      const index_t len = n[0] - x0 < chunk ? n[0] - x0 : chunk;
-      detail::sweep_row(st, a.origin + x0, b.origin + x0, shift, len);
+#pragma omp parallel num_threads(team) if (nchunks > 1 && worth_threads)
+    {
+#pragma omp for schedule(static) nowait
+      for (index_t c = 0; c < nchunks; ++c) {
+        const index_t x0 = c * chunk;
+        const index_t len = n[0] - x0 < chunk ? n[0] - x0 : chunk;
+        detail::sweep_row_as(streaming, st, a.origin + x0, b.origin + x0, shift, len);
+      }
+      if (streaming) detail::stream_fence();
     }
   } else if constexpr (Rank == 2) {
-#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads()) if (worth_threads)
-    for (index_t y = 0; y < n[0]; ++y)
-      detail::sweep_row(st, a.origin + y * a.stride[0], b.origin + y * b.stride[0], shift, n[1]);
+#pragma omp parallel num_threads(team) if (worth_threads)
+    {
+#pragma omp for schedule(static) nowait
+      for (index_t y = 0; y < n[0]; ++y)
+        detail::sweep_row_as(streaming, st, a.origin + y * a.stride[0], b.origin + y * b.stride[0], shift, n[1]);
+      if (streaming) detail::stream_fence();
+    }
   } else {
-#pragma omp parallel for collapse(2) schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads()) if (worth_threads)
-    for (index_t z = 0; z < n[0]; ++z)
-      for (index_t y = 0; y < n[1]; ++y)
-        detail::sweep_row(st, a.origin + z * a.stride[0] + y * a.stride[1],
-                          b.origin + z * b.stride[0] + y * b.stride[1], shift, n[2]);
+    // The input row two rows ahead in the plane furthest ahead along z: the one row of a
+    // step not already in cache from earlier rows and planes. Prefetched whole (shape's
+    // x-reach included), a row of compute ahead of its use.
+    using tr = shape_traits<S>;
+    const index_t lead = tr::reach_hi[0] * a.stride[0] + (tr::reach_hi[1] + 2) * a.stride[1] + tr::reach_lo[2];
+    const std::ptrdiff_t lead_bytes = static_cast<std::ptrdiff_t>((n[2] + tr::reach_hi[2] - tr::reach_lo[2]) * sizeof(T));
+#pragma omp parallel num_threads(team) if (worth_threads)
+    {
+#pragma omp for collapse(2) schedule(static) nowait
+      for (index_t z = 0; z < n[0]; ++z)
+        for (index_t y = 0; y < n[1]; ++y) {
+          const T* row = a.origin + z * a.stride[0] + y * a.stride[1];
+          detail::prefetch_range(row, lead, lead_bytes);
+          detail::sweep_row_as(streaming, st, row, b.origin + z * b.stride[0] + y * b.stride[1], shift, n[2]);
+        }
+      if (streaming) detail::stream_fence();
+    }
   }
 }
 

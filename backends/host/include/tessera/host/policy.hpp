@@ -1,5 +1,6 @@
 #pragma once
 // Host execution policies. Both reach HostSpace views only.
+#include <cstddef>
 #include <string>
 
 #include "tessera/core/config.hpp"
@@ -18,11 +19,29 @@ struct serial {
   static constexpr bool reaches = Space::host_accessible;
 };
 
+/// How host::parallel writes its output.
+enum class stores {
+  /// streaming for outputs of at least streaming_store_bytes, cached below
+  automatic,
+  /// ordinary stores: the output stays in cache for whatever reads it next
+  cached,
+  /// streaming (non-temporal) stores in whole cache lines: no read of the output's lines
+  /// before they are written, none of them left in cache (x86 with SSE2, float and
+  /// double; elsewhere ordinary stores)
+  streaming,
+};
+
+/// Output size (interior bytes) from which stores::automatic streams: larger than the
+/// private caches of a few cores, so the output would leave them before anything read it.
+inline constexpr std::size_t streaming_store_bytes = std::size_t(4) << 20;
+
 /// OpenMP over the outer axes (z and y rows share the threads), the contiguous axis
-/// vectorised with the shape's offsets unrolled at compile time.
+/// vectorised with the shape's offsets unrolled at compile time; large outputs written
+/// with streaming stores (`store`, see stores).
 /// num_threads = 0 uses OpenMP's default (OMP_NUM_THREADS or every core).
 struct parallel {
   int num_threads = 0;
+  stores store = stores::automatic;
   static std::string name() { return "host:parallel"; }
   template <class Space>
   static constexpr bool reaches = Space::host_accessible;
