@@ -22,15 +22,17 @@ using pl_chunk16 = cuda::pipelined<0, 0, 0, 0, 16>;
 using pl_chunk32 = cuda::pipelined<0, 0, 0, 0, 32>;
 using pl_chunk64 = cuda::pipelined<0, 0, 0, 0, 64>;
 using pl_chunk128 = cuda::pipelined<0, 0, 0, 0, 128>;
-// vector_streaming: BY warps, Chunk planes (0: the plan's), Depth planes loaded ahead;
-// the default is <8, 0, 1>. Chunk-only variants share the default kernel.
+// vector_streaming: BY warps, Chunk planes (0: the plan's), Depth planes in flight per
+// lane; the default is <8, 0, 1> (3D shapes reaching over a row along y: <4, 0, 1>).
+// Chunk-only variants share the default kernel.
 using vs_4 = cuda::vector_streaming<4>;
-using vs_16 = cuda::vector_streaming<16>;
-using vs_depth2 = cuda::vector_streaming<8, 0, 2>;
-using vs_chunk2 = cuda::vector_streaming<8, 2>;
-using vs_chunk4 = cuda::vector_streaming<8, 4>;
-using vs_chunk8 = cuda::vector_streaming<8, 8>;
-using vs_chunk16 = cuda::vector_streaming<8, 16>;
+using vs_8 = cuda::vector_streaming<8>;  // 3D only (the 2D default)
+using vs_16 = cuda::vector_streaming<16>;  // 2D only (3D: 0.42-0.48 for the box and 25-point, run 7)
+using vs_depth2 = cuda::vector_streaming<0, 0, 2>;
+using vs_chunk2 = cuda::vector_streaming<0, 2>;
+using vs_chunk4 = cuda::vector_streaming<0, 4>;
+using vs_chunk8 = cuda::vector_streaming<0, 8>;
+using vs_chunk16 = cuda::vector_streaming<0, 16>;
 // 2D pipelined: BX threads x RY columns, Stages rows in flight; default <128, 1, 4, 4>
 using pl2_128x4x8 = cuda::pipelined<128, 1, 4, 8>;
 using pl2_256x2x8 = cuda::pipelined<256, 1, 2, 8>;
@@ -50,8 +52,8 @@ using pl2_128x4x2 = cuda::pipelined<128, 1, 4, 2>;
   TESSERA_BENCH_VARIANT_SHAPES_3D(TESSERA_CUDA_INSTANTIATE, tessera::bench::pl_64x4x4x3, T)          \
   TESSERA_BENCH_VARIANT_SHAPES_3D(TESSERA_CUDA_INSTANTIATE, tessera::bench::pl_256x2x4, T)           \
   TESSERA_BENCH_VARIANT_SHAPES_3D(TESSERA_CUDA_INSTANTIATE, tessera::bench::pl_128x2x8, T)           \
+  TESSERA_BENCH_VARIANT_SHAPES_3D(TESSERA_CUDA_INSTANTIATE, tessera::bench::vs_8, T)                 \
   TESSERA_BENCH_VARIANT_SHAPES_3D(TESSERA_CUDA_INSTANTIATE, tessera::bench::vs_4, T)                 \
-  TESSERA_BENCH_VARIANT_SHAPES_3D(TESSERA_CUDA_INSTANTIATE, tessera::bench::vs_16, T)                \
   TESSERA_BENCH_VARIANT_SHAPES_3D(TESSERA_CUDA_INSTANTIATE, tessera::bench::vs_depth2, T)            \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::vs_4, T, tessera::star<2, 1>)                             \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::vs_16, T, tessera::star<2, 1>)                            \

@@ -112,20 +112,20 @@ TEST_CASE("launch record: the block each kernel ran with matches its policy") {
   CHECK(r.grid[0] == 1);  // one row of 96 columns covers 53
   r = run_and_check<pipelined_32x3x3, ts::star<2, 4>, float>(ts::extents<2>{41, 203});
   CHECK(r.grid[0] == 3);  // ceil(203 / 96)
-  r = run_and_check<vector_streaming_4x3x2, ts::star<3, 4>, float>(e3);
+  r = run_and_check<vector_streaming_4x3x4, ts::star<3, 4>, float>(e3);
   CHECK((r.block[0] == 32 && r.block[1] == 4 && r.block[2] == 1));
   CHECK(r.policy == "cuda:vector-streaming");
   CHECK(r.plan.shared_bytes == 0);
   CHECK(r.grid[0] == 1);   // one warp of 32 x 4 floats covers 53
   CHECK(r.grid[1] == 8);   // ceil(29 / 4) rows
   CHECK(r.grid[2] == 13);  // ceil(37 / 3): the last block computes 1 plane
-  r = run_and_check<vector_streaming_4x3x2, ts::box<3, 2>, double>(ts::extents<3>{11, 9, 131});
+  r = run_and_check<vector_streaming_4x3x4, ts::box<3, 2>, double>(ts::extents<3>{11, 9, 131});
   CHECK(r.grid[0] == 3);  // ceil(131 / (32 x 2 doubles))
-  r = run_and_check<vector_streaming_4x3x2, ts::star<2, 4>, double>(ts::extents<2>{41, 203});
+  r = run_and_check<vector_streaming_4x3x4, ts::star<2, 4>, double>(ts::extents<2>{41, 203});
   CHECK((r.block[0] == 32 && r.block[1] == 4));
   CHECK(r.grid[0] == 1);   // 4 warps x 64 doubles cover 203
   CHECK(r.grid[1] == 14);  // ceil(41 / 3) rows
-  r = run_and_check<vector_streaming_4x3x2, ts::box<2, 1>, float>(ts::extents<2>{37, 1000});
+  r = run_and_check<vector_streaming_4x3x4, ts::box<2, 1>, float>(ts::extents<2>{37, 1000});
   CHECK(r.grid[0] == 2);   // ceil(1000 / (4 x 128))
   // defaults, as documented in policy.hpp
   r = run_and_check<cu::naive<>, ts::star<3, 1>, float>(e3);
@@ -140,8 +140,8 @@ TEST_CASE("launch record: the block each kernel ran with matches its policy") {
   CHECK((r.block[0] == 128 && r.block[1] == 2 && r.plan.out_tile[1] == 16));
   r = run_and_check<cu::vector_streaming<>, ts::star<3, 1>, float>(e3);  // 8 warps, 4 planes
   CHECK((r.block[0] == 32 && r.block[1] == 8 && r.plan.chunk == 4 && r.grid[2] == 10));
-  r = run_and_check<cu::vector_streaming<>, ts::star<3, 4>, double>(e3);  // chunk twice the reach
-  CHECK(r.plan.chunk == 16);
+  r = run_and_check<cu::vector_streaming<>, ts::star<3, 4>, double>(e3);  // 4 warps; the 8-plane halo + 2
+  CHECK((r.block[1] == 4 && r.plan.chunk == 10));
   // tile parameters that resolve to the defaults share the library's compiled kernels
   r = run_and_check<cu::register_tiled<32, 32>, ts::star<3, 1>, float>(e3);
   CHECK((r.block[0] == 32 && r.block[1] == 32 && r.block[2] == 1));

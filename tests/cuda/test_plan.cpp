@@ -181,14 +181,16 @@ TEST_CASE("plan: shared_streaming stores a ring of planes; chunk fills the devic
 }
 
 TEST_CASE("plan: pipelined rings the shape's planes plus those in flight, x-halo in whole lines") {
-  // 7-point fp32: 3 planes + 1 in flight, each 18 rows x (32 + 128 + 32) floats
+  // 7-point fp32: 3 planes + 2 in flight, each 18 rows x (32 + 128 + 32) floats
   auto p = cu::make_plan<ts::star<3, 1>, float>(cu::pipelined<>{}, ts::extents{512, 512, 512}, h100);
   REQUIRE(p.ok());
   CHECK((p.block[0] == 128 && p.block[1] == 4 && p.block[2] == 1));
   CHECK((p.out_tile[0] == 128 && p.out_tile[1] == 16));
-  CHECK(p.shared_bytes == 4 * 18 * 192 * sizeof(float));
-  CHECK(p.needs_shared_opt_in);  // 54 KiB
-  CHECK(p.chunk == 32);
+  CHECK(p.shared_bytes == 5 * 18 * 192 * sizeof(float));
+  CHECK(p.needs_shared_opt_in);  // 67.5 KiB
+  CHECK(p.chunk == 4);  // short chunks for stars reaching one or two planes (tile_config.hpp)
+  CHECK(p.grid[2] == 128);
+  CHECK(cu::make_plan<ts::star<3, 1>, float>(cu::pipelined<0, 0, 0, 0, 16>{}, ts::extents{512, 512, 512}, h100).chunk == 16);
   // the 27-point box: 128 x 2 threads with 8 rows each, the same 128 x 16 tile and ring;
   // tile parameters given explicitly are kept
   p = cu::make_plan<ts::box<3, 1>, float>(cu::pipelined<>{}, ts::extents{512, 512, 512}, h100);
@@ -202,6 +204,7 @@ TEST_CASE("plan: pipelined rings the shape's planes plus those in flight, x-halo
   p = cu::make_plan<ts::star<3, 2>, float>(cu::pipelined<>{}, ts::extents{512, 512, 512}, h100);
   REQUIRE(p.ok());
   CHECK(p.shared_bytes == 7 * 20 * 192 * sizeof(float));
+  CHECK(p.chunk == 8);
   // fp64: a line is 16 doubles; an explicit depth is kept
   p = cu::make_plan<ts::star<3, 2>, double>(cu::pipelined<0, 0, 0, 1>{}, ts::extents{64, 64, 64}, h100);
   REQUIRE(p.ok());
@@ -263,11 +266,13 @@ TEST_CASE("plan: vector_streaming gives a lane one 16-byte vector, a warp a row;
   CHECK(p.grid[1] == 4);   // ceil(29 / 8)
   CHECK(p.grid[2] == 10);  // ceil(37 / 4)
   CHECK(p.shared_bytes == 0);
-  // doubles: 2 a vector, 64 a warp; the 25-point star reaches 8 planes: chunk 16
+  // doubles: 2 a vector, 64 a warp; the 25-point star (4 rows a block: it reaches 4 rows
+  // along y) has a halo of 8 planes: chunk 10
   const auto d = cu::make_plan<ts::star<3, 4>, double>(cu::vector_streaming<>{}, ts::extents{37, 29, 300}, h100);
-  CHECK(d.out_tile[0] == 64);
-  CHECK(d.chunk == 16);
-  CHECK(d.grid[2] == 3);
+  CHECK((d.out_tile[0] == 64 && d.block[1] == 4 && d.grid[1] == 8));
+  CHECK(d.chunk == 10);
+  CHECK(d.grid[2] == 4);
+  CHECK(cu::make_plan<ts::star<3, 2>, float>(cu::vector_streaming<>{}, ts::extents{37, 29, 300}, h100).chunk == 6);
   // 2D: the 8 warps are 8 x-segments of a row; the block marches `chunk` rows
   const auto two = cu::make_plan<ts::star<2, 1>, float>(cu::vector_streaming<>{}, ts::extents{37, 5000}, h100);
   CHECK((two.out_tile[0] == 1024 && two.out_tile[1] == 4));

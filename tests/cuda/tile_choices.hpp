@@ -21,6 +21,7 @@ using pipelined_32x3x3 = cuda::pipelined<32, 1, 3, 3>;
 // a block copies more planes before its first step than it computes; the last has 1.
 using pipelined_64x2x3x1x3 = cuda::pipelined<64, 2, 3, 1, 3>;
 // 4 warps a block, 3 planes per block (fewer than the 25-point star's 8 planes of reach),
-// 2 planes loaded ahead (more than a 3-plane chunk uses); rows end mid-warp.
-using vector_streaming_4x3x2 = cuda::vector_streaming<4, 3, 2>;
+// 4 planes in flight (3 loaded ahead of the next step's: more than a 3-plane chunk
+// uses, and the last chunk has 1); rows end mid-warp.
+using vector_streaming_4x3x4 = cuda::vector_streaming<4, 3, 4>;
 }  // namespace tessera::test

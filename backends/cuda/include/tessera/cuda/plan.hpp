@@ -434,10 +434,11 @@ launch_plan make_plan(const pipelined<BX, BY, RY, D, C>&, const extents<S::rank>
 
 namespace detail {
 /// vector_streaming's planes per block: short, so the resident blocks work on a few
-/// neighbouring planes (chunk edges hit in L2, DRAM reads a narrow window), but at least
-/// twice the reach along the marching axis, which each chunk loads again.
-/// Measured: perf/RESULTS.md.
-inline int vector_streaming_chunk(int reach) { return std::max(4, 2 * reach); }
+/// neighbouring planes (chunk edges hit in L2, DRAM reads a narrow window), and longer
+/// than the halo the shape reaches along the marching axis (`width` planes), which each
+/// chunk loads again: 7-point 4, 13-point 6, 25-point 10. Measured on an H100
+/// (perf/RESULTS.md run 7): 7-point chunk 3-5 within 1%, 6 and 8 lower; 13-point 6 best.
+inline int vector_streaming_chunk(int width) { return std::max(4, width + 2); }
 }  // namespace detail
 
 template <class S, class T, int BY, int C, int D>

@@ -89,15 +89,22 @@ template <class Policy, class S>
 struct kernel_config : tile_config<Policy, S::rank> {};
 
 /// pipelined's defaults that depend on the shape (measured: perf/RESULTS.md):
-/// - depth: 1 plane in flight for shapes reaching one plane either way along the
-///   marching axis, 2 for wider ones (their ring is larger and a block's step longer),
-///   4 rows in 2D (a row is a small copy);
+/// - depth: 2 planes in flight for 3D stars (with the short chunks below: 7-point 0.92
+///   and fp64 0.954-0.957 of copy vs 0.91 and 0.946-0.948 with 1, two runs, perf/RESULTS.md
+///   run 7; at long chunks 1 was better) and for shapes reaching further along the
+///   marching axis (their ring is larger and a block's step longer), 1 for the 27-point
+///   box, 4 rows in 2D (a row is a small copy);
 /// - tile: a 3D shape with points off the axis on the planes next to the centre (the
 ///   27-point box) reads 3 x 3 rows per output, so its threads take 8 rows each (128 x 2
 ///   threads, the same 128 x 16 tile): adjacent outputs share more of those rows (box
 ///   0.88 of copy vs 0.85 with 4 rows). Stars keep 4 rows (7-point even, fp64 7-point
 ///   0.84 vs 0.91 with 8), and so do shapes reaching further along z: beside a deeper
-///   ring, 256-thread blocks leave SMs short of threads (25-point star: 0.66 vs 0.72).
+///   ring, 256-thread blocks leave SMs short of threads (25-point star: 0.66 vs 0.72);
+/// - planes per block (3D stars reaching one or two planes along z): short chunks keep
+///   the resident blocks on neighbouring planes (vector_streaming.cuh says why): 4 for
+///   the 7-point (0.91 of copy vs 0.88 at the plan's 32; fp64 0.95 vs 0.91), 8 for the
+///   13-point (0.90 vs 0.88); measured in three runs (perf/RESULTS.md runs 6 and 7). Wider
+///   reaches and boxes keep the plan's longer chunks (25-point at 8 planes: 0.52 vs 0.72).
 template <int BX, int BY, int RY, int Stages, int Chunk, class S>
 struct kernel_config<pipelined<BX, BY, RY, Stages, Chunk>, S> : tile_config<pipelined<BX, BY, RY, Stages, Chunk>, S::rank> {
   using base = tile_config<pipelined<BX, BY, RY, Stages, Chunk>, S::rank>;
@@ -106,20 +113,33 @@ struct kernel_config<pipelined<BX, BY, RY, Stages, Chunk>, S> : tile_config<pipe
                                     !shape_traits<S>::slow_axis_neighbours_on_axis;
   static constexpr int by = tall_rows ? 2 : base::by;
   static constexpr int bz = tall_rows ? 8 : base::bz;
-  static constexpr int stages = Stages > 0 ? Stages : S::rank == 2 ? 4 : march_width <= 3 ? 1 : 2;
+  static constexpr bool short_chunks = S::rank == 3 && shape_traits<S>::slow_axis_neighbours_on_axis && march_width <= 5;
+  static constexpr int stages = Stages > 0 ? Stages : S::rank == 2 ? 4 : short_chunks || march_width > 3 ? 2 : 1;
   static constexpr int chunk = stages;
+  static constexpr int planes = Chunk > 0 ? Chunk : short_chunks ? (march_width <= 3 ? 4 : 8) : 0;
 };
 
 /// vector_streaming: bx is the warp (32 lanes), by the warps per block; the launcher's
-/// fourth slot (chunk) carries the planes loaded ahead (Depth); the planes per block
+/// fourth slot (chunk) carries the planes in flight per lane (Depth); the planes per block
 /// (`planes`, 0 = chosen by the plan) are a launch argument.
 template <int BY, int Chunk, int Depth, int Rank>
 struct tile_config<vector_streaming<BY, Chunk, Depth>, Rank> {
   static constexpr int bx = 32;
-  static constexpr int by = detail::or_default(BY, 8);
+  static constexpr int by = detail::or_default(BY, 8);  // kernel_config: 4 for wide 3D shapes
   static constexpr int bz = 1;
   static constexpr int chunk = detail::or_default(Depth, 1);
   static constexpr int planes = Chunk > 0 ? Chunk : 0;
+};
+
+/// vector_streaming's rows per block by shape: 3D shapes reaching more than one row
+/// either way along y (13- and 25-point stars, wider boxes) hold many registers, and
+/// 128-thread blocks fill an SM in finer steps: 4 rows (25-point 0.74 of copy vs 0.62 at
+/// 8, 13-point 0.88 vs 0.83); the rest 8 (7-point 0.94 vs 0.93 at 4). perf/RESULTS.md run 7.
+template <int BY, int Chunk, int Depth, class S>
+struct kernel_config<vector_streaming<BY, Chunk, Depth>, S> : tile_config<vector_streaming<BY, Chunk, Depth>, S::rank> {
+  static constexpr bool wide_y =
+      S::rank == 3 && (shape_traits<S>::reach_hi[1] > 1 || shape_traits<S>::reach_lo[1] < -1);
+  static constexpr int by = BY > 0 ? BY : wide_y ? 4 : 8;
 };
 
 }  // namespace tessera::cuda

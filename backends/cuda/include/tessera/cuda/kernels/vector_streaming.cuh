@@ -10,20 +10,20 @@
 // neighbouring planes: the shared planes hit in L2 and DRAM streams through a narrow
 // window, as a copy does. A stand-alone probe kernel on an H100 (7-point fp32 512^3,
 // perf/RESULTS.md run 6): chunk 32 / 16 / 8 / 4 = 0.86 / 0.87 / 0.89 / 0.94 of the
-// device's copy bandwidth. Measured through the library (run 6): 2D 5-point 0.95 fp32 and
-// 0.98 fp64 (pipelined 0.85 / 0.88); 3D 7-point 0.84 fp32, 0.91 fp64 (pipelined 0.88,
-// 0.90); shapes that load many rows per step (13- and 25-point, boxes) 0.31-0.77 — they
-// wait on those loads, which are not issued ahead. Why the 3D 7-point falls short of the
-// probe is not yet known (the probe's loads are the same; its address arithmetic is
-// simpler); cuda::automatic takes pipelined there.
+// device's copy bandwidth. Through the library (run 7): 3D 7-point 0.93 fp32 and
+// 0.93-0.94 fp64, 13-point 0.87-0.89, 25-point 0.73-0.74 (the best policy there), box
+// 0.79, 2D 5-point 0.93-0.96. What the probe had and this kernel lacked (run 6: 0.84 at
+// 7 points) was instructions: ncu counted 2.25x the probe's (IPC 2.8 vs 1.4, the same
+// DRAM bytes); scalar edge loads, a pointer advanced per step, one shuffle per element
+// instead of per use and 40 registers (1536 threads an SM) closed it.
 // Short chunks need a cheap start, so this kernel keeps no ring: a warp owns one row
 // segment of 32 vectors (128 floats, 64 doubles), a lane one 16-byte vector of outputs;
 //   - the centre vectors of the W planes the shape reaches along the marching axis stay
-//     in registers (plus Depth planes loaded ahead);
-//   - the x-neighbours come from the neighbouring lanes by warp shuffles (the warp's edge
-//     lanes load the vector beyond the warp, predicated, with the step's other loads:
-//     loaded under a branch after the shuffles, they were waited for one by one and the
-//     box and 25-point ran at 0.20 of copy instead of 0.34);
+//     in registers, and each step loads the plane Depth steps before it is read;
+//   - the x-neighbours come from the neighbouring lanes by warp shuffles, one per element
+//     a step reads (the warp's edge lanes load the elements beyond the warp, predicated,
+//     with the step's other loads: loaded under a branch after the shuffles, they were
+//     waited for one by one and the box and 25-point ran at 0.20 of copy instead of 0.34);
 //   - the rows at other y offsets (3D) are 16-byte loads that hit L1: they are the
 //     neighbouring warps' centre rows.
 // Every read of a step is issued before its arithmetic; outputs are summed in the
@@ -87,18 +87,44 @@ struct vector_rows {
     }
     return false;
   }
+  /// True when a step reads element e of the vector `off` lanes away in row (dm, dy).
+  static constexpr bool uses_elem(int dm, int dy, int off, int e, int nv) {
+    for (int k = 0; k < vs::size; ++k) {
+      if (vs::off(k, M) != dm || (S::rank == 3 ? vs::off(k, 1) : 0) != dy) continue;
+      for (int j = 0; j < nv; ++j)
+        if (j + vs::off(k, 2) == off * nv + e) return true;
+    }
+    return false;
+  }
+  /// How many elements of that vector a step reads.
+  static constexpr int elems_used(int dm, int dy, int off, int nv) {
+    int n = 0;
+    for (int e = 0; e < nv; ++e) n += uses_elem(dm, dy, off, e, nv) ? 1 : 0;
+    return n;
+  }
 };
 
 /// Blocks per SM the register budget is set for: for stars reaching one plane either way
-/// (7-point, 2D 5-point), 1280 threads an SM (48 registers; left alone the compiler takes
-/// 64 and an SM holds 1024); wider shapes keep the compiler's choice.
+/// (7-point, 2D 5-point), 1536 threads an SM (40 registers: 6 blocks of 256). Measured on
+/// an H100, 7-point 512^3 (perf/probes/vs_probe.cu, RESULTS run 7), 1536 vs 2048 threads
+/// (32 registers, spilling): fp32 0.92-0.94 vs 0.86-0.91 of copy, fp64 0.95 vs 0.93 (0.59
+/// where the cap spilled 40 bytes). Wider shapes keep the compiler's choice: capping them
+/// spills and runs up to 10x slower.
 template <class S, int BY>
 inline constexpr int vector_streaming_min_blocks =
-    shape_traits<S>::slow_axis_neighbours_on_axis && detail::vshape<S>::width(3 - S::rank) <= 2 ? 1280 / (32 * BY) : 0;
+    shape_traits<S>::slow_axis_neighbours_on_axis && detail::vshape<S>::width(3 - S::rank) <= 2 ? 1536 / (32 * BY) : 0;
 
-template <class S, class T, int BY, int Depth>
-__global__ void __launch_bounds__(32 * BY, (vector_streaming_min_blocks<S, BY>)) vector_streaming_sweep(const params_for<S, T> p, const int chunk) {
-  static_assert(Depth >= 1, "tessera::cuda::vector_streaming: at least one plane loaded ahead");
+/// Ahead: planes loaded before the step that first reads them (0: each step loads the
+/// plane the next step needs). MinBlocks: __launch_bounds__'s blocks per SM.
+/// ScalarEdges: the warp's edge lanes load only the elements beyond the warp that a step
+/// reads (one float at 7 points) rather than whole vectors; StepPointers: one pointer
+/// advanced a plane per step instead of a 64-bit product per load. Both cut the 7-point's
+/// instructions (ncu: 2.8 vs 1.4 IPC against a hand-written kernel before them) and
+/// raised it from 0.88 to 0.91 of copy; they stay switchable for probes (vs_probe.cu).
+template <class S, class T, int BY, int Ahead, int MinBlocks = vector_streaming_min_blocks<S, BY>,
+          bool ScalarEdges = true, bool StepPointers = true>
+__global__ void __launch_bounds__(32 * BY, MinBlocks) vector_streaming_sweep(const params_for<S, T> p, const int chunk) {
+  static_assert(Ahead >= 0, "tessera::cuda::vector_streaming: planes loaded ahead cannot be negative");
   using vs = detail::vshape<S>;
   using V = vec16::vec<T>;
   using rows_of = vector_rows<S>;
@@ -124,17 +150,24 @@ __global__ void __launch_bounds__(32 * BY, (vector_streaming_min_blocks<S, BY>))
   const int steps = static_cast<int>(min(static_cast<index_t>(chunk), p.n[M] - m0));
   const index_t ms = p.in_stride[M], ys = has_y ? p.in_stride[1] : 0;
   // This lane's vector holds an element some stored output reads; past that it may lie
-  // beyond the row (and beyond the allocation on the last row): not read.
+  // beyond the row (and beyond the allocation on the last row): not read. (Pointing such
+  // lanes at lane 0's vector instead, so that no load needs a predicate or zeroed
+  // registers, measured 1-3% slower on every shape: perf/RESULTS.md run 7, not kept.)
   const bool x_live = x0 < nx + XH;
   const T* origin = p.in + m0 * ms + y * ys + x0;  // plane m0, row y, this lane's x0
-  auto load_row = [&](int dm, int dy) { return x_live ? vec16::load(origin + dm * ms + dy * ys) : vec16::zero<T>(); };
+  const T* plane = origin;                         // plane m0 + i at step i
+  auto at = [&](int i, int dm, int dy) {
+    if constexpr (StepPointers) return plane + dm * ms + dy * ys;
+    else return origin + (i + dm) * ms + dy * ys;
+  };
+  auto load_row = [&](int i, int dm, int dy) { return x_live ? vec16::load(at(i, dm, dy)) : vec16::zero<T>(); };
 
-  V win[W];      // centre vectors of planes m + LO .. m + HI
-  V ahead[Depth];  // planes m + HI + 1 .. m + HI + Depth
+  // Centre vectors of planes m + LO .. m + HI + Ahead: the window the step reads and the
+  // planes loaded ahead of it.
+  constexpr int R = W + Ahead;
+  V win[R];
 #pragma unroll
-  for (int d = 0; d < W; ++d) win[d] = load_row(LO + d, 0);
-#pragma unroll
-  for (int d = 0; d < Depth; ++d) ahead[d] = d + 1 < steps ? load_row(HI + 1 + d, 0) : vec16::zero<T>();
+  for (int d = 0; d < R; ++d) win[d] = d < W || d - W + 1 < steps ? load_row(0, LO + d, 0) : vec16::zero<T>();
 
   T* out = p.out + m0 * p.out_stride[M] + (has_y ? y * p.out_stride[1] : 0) + x0;
   const index_t oms = p.out_stride[M];
@@ -142,23 +175,52 @@ __global__ void __launch_bounds__(32 * BY, (vector_streaming_min_blocks<S, BY>))
   // exceeds a vector, e.g. fp64 radius 3 and 4).
   constexpr int OL = rows_of::lane_of(vs::lo(2), NV), OH = rows_of::lane_of(NV - 1 + XH, NV), NO = OH - OL + 1;
   for (int i = 0; i < steps; ++i) {
-    // Every load of the step first: the plane Depth + 1 ahead, the rows at other y
-    // offsets, and, for the warp's edge lanes, the vectors just beyond the warp (the
-    // other lanes get those elements by shuffle). Issued together, their latencies overlap.
-    const V incoming = i + 1 + Depth < steps ? load_row(i + 1 + HI + Depth, 0) : vec16::zero<T>();
+    // Every load of the step first: the plane Ahead + 1 steps ahead, the rows at other y
+    // offsets, and, for the warp's edge lanes, the elements just beyond the warp (the
+    // other lanes get those by shuffle). Issued together, their latencies overlap.
+    const V incoming = i + 1 + Ahead < steps ? load_row(i, HI + 1 + Ahead, 0) : vec16::zero<T>();
     V rows[W][YW];
-    V beyond[W][YW][NO];
+    T beyond[W][YW][NO][NV];  // elements of the vectors `off` lanes away
     tessera::detail::static_for<W>([&](auto a) {
       tessera::detail::static_for<YW>([&](auto b) {
         constexpr int A = decltype(a)::value, B = decltype(b)::value, dm = A + LO, dy = B + YL;
         if constexpr (dy == 0) rows[A][B] = win[A];
-        else if constexpr (rows_of::used(dm, dy)) rows[A][B] = load_row(i + dm, dy);
+        else if constexpr (rows_of::used(dm, dy)) rows[A][B] = load_row(i, dm, dy);
         tessera::detail::static_for<NO>([&](auto c) {
           constexpr int C = decltype(c)::value, off = C + OL;
           if constexpr (off != 0 && rows_of::uses_lane(dm, dy, off, NV)) {
             const bool edge = (lane + off < 0 || lane + off > 31) && x0 + off * NV < nx + XH;
-            beyond[A][B][C] = edge ? vec16::load(origin + (i + dm) * ms + dy * ys + off * NV) : vec16::zero<T>();
+            const T* q = at(i, dm, dy) + off * NV;
+            if constexpr (!ScalarEdges || rows_of::elems_used(dm, dy, off, NV) == NV) {
+              const V v = edge ? vec16::load(q) : vec16::zero<T>();
+#pragma unroll
+              for (int e = 0; e < NV; ++e) beyond[A][B][C][e] = v.e[e];
+            } else {
+              // Only the elements a step reads (one float at 7 points): a narrower load
+              // and fewer registers held through the step.
+              tessera::detail::static_for<NV>([&](auto ee) {
+                constexpr int E = decltype(ee)::value;
+                if constexpr (rows_of::uses_elem(dm, dy, off, E, NV)) beyond[A][B][C][E] = edge ? __ldg(q + E) : T(0);
+              });
+            }
           }
+        });
+      });
+    });
+    // The elements of other lanes' vectors a step reads, each fetched once: by shuffle
+    // from within the warp, or from the edge loads above (one shuffle per element, not
+    // per use: the 25-point reads the 4 floats beside it 10 times over).
+    tessera::detail::static_for<W>([&](auto a) {
+      tessera::detail::static_for<YW>([&](auto b) {
+        tessera::detail::static_for<NO>([&](auto c) {
+          tessera::detail::static_for<NV>([&](auto ee) {
+            constexpr int A = decltype(a)::value, B = decltype(b)::value, C = decltype(c)::value,
+                          E = decltype(ee)::value, off = C + OL;
+            if constexpr (off != 0 && rows_of::uses_elem(A + LO, B + YL, off, E, NV)) {
+              const T shuffled = __shfl_sync(0xffffffffu, rows[A][B].e[E], lane + off);
+              if (lane + off >= 0 && lane + off <= 31) beyond[A][B][C][E] = shuffled;
+            }
+          });
         });
       });
     });
@@ -175,11 +237,8 @@ __global__ void __launch_bounds__(32 * BY, (vector_streaming_min_blocks<S, BY>))
         if constexpr (t >= 0 && t < NV) {
           v = r.e[t];
         } else {
-          // Element t of this row is in the vector `off` lanes away; beyond the warp, in
-          // the vector loaded above.
           constexpr int off = rows_of::lane_of(t, NV), comp = t - off * NV;
-          const T shuffled = __shfl_sync(0xffffffffu, r.e[comp], lane + off);
-          v = lane + off < 0 || lane + off > 31 ? beyond[dm - LO][dy - YL][off - OL].e[comp] : shuffled;
+          v = beyond[dm - LO][dy - YL][off - OL][comp];
         }
         acc[j] += p.c[K] * v;
       });
@@ -195,12 +254,12 @@ __global__ void __launch_bounds__(32 * BY, (vector_streaming_min_blocks<S, BY>))
       for (int j = 0; j < NV; ++j)
         if (x0 + j < nx) __stcs(o + j, acc[j]);
     }
+    // (Unrolling the loop W times so the window rotates by renaming instead: 128
+    // registers at 25 points, 0.62 of copy instead of 0.73; 7-point 0.83 vs 0.92. Run 7.)
 #pragma unroll
-    for (int d = 0; d + 1 < W; ++d) win[d] = win[d + 1];
-    win[W - 1] = ahead[0];
-#pragma unroll
-    for (int d = 0; d + 1 < Depth; ++d) ahead[d] = ahead[d + 1];
-    ahead[Depth - 1] = incoming;
+    for (int d = 0; d + 1 < R; ++d) win[d] = win[d + 1];
+    win[R - 1] = incoming;
+    plane += ms;
   }
 }
 
@@ -210,8 +269,9 @@ template <class S, class T, int BX, int BY, int BZ, int Depth>
 void launch_tiles(vector_streaming<>, const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream) {
   static_assert(S::rank >= 2, "tessera::cuda::vector_streaming needs a 2D or 3D shape");
   static_assert(BX == 32, "tessera::cuda::vector_streaming: a block is BY warps of 32 lanes");
+  static_assert(Depth >= 1, "tessera::cuda::vector_streaming: Depth counts planes in flight, at least 1");
   const dim3 block(32, BY, 1), grid = detail::grid_of(plan);
-  kernels::vector_streaming_sweep<S, T, BY, Depth><<<grid, block, 0, stream>>>(p, plan.chunk);
+  kernels::vector_streaming_sweep<S, T, BY, Depth - 1><<<grid, block, 0, stream>>>(p, plan.chunk);
   detail::finish_launch("vector_streaming_sweep", vector_streaming<>::name(), shape_name<S>(), plan, block, grid);
 }
 
