@@ -195,13 +195,19 @@ void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, s
         variant(tb::pl_64x4x4x3{}, "<64,4,4,3>");
         variant(tb::pl_256x2x4{}, "<256,2,4>");
         variant(tb::pl_128x2x8{}, "<128,2,8>");
-        variant(tb::pl_chunk4{}, "<0,0,0,0,4>");
-        variant(tb::pl_chunk8{}, "<0,0,0,0,8>");
-        variant(tb::pl_chunk16{}, "<0,0,0,0,16>");
-        variant(tb::pl_chunk32{}, "<0,0,0,0,32>");
-        variant(tb::pl_chunk64{}, "<0,0,0,0,64>");
-        variant(tb::pl_chunk128{}, "<0,0,0,0,128>");
+      } else {
+        variant(tb::pl2_128x4x8{}, "<128,1,4,8>");
+        variant(tb::pl2_256x2x8{}, "<256,1,2,8>");
+        variant(tb::pl2_256x4x4{}, "<256,1,4,4>");
+        variant(tb::pl2_128x4x2{}, "<128,1,4,2>");
       }
+      // the default kernel with another chunk (a launch argument: nothing instantiated)
+      variant(tb::pl_chunk4{}, "<0,0,0,0,4>");
+      variant(tb::pl_chunk8{}, "<0,0,0,0,8>");
+      variant(tb::pl_chunk16{}, "<0,0,0,0,16>");
+      variant(tb::pl_chunk32{}, "<0,0,0,0,32>");
+      variant(tb::pl_chunk64{}, "<0,0,0,0,64>");
+      variant(tb::pl_chunk128{}, "<0,0,0,0,128>");
       variant(tb::vs_4{}, "<4>");
       if constexpr (Rank == 3) variant(tb::vs_8{}, "<8>");
       else variant(tb::vs_16{}, "<16>");
@@ -210,16 +216,6 @@ void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, s
       variant(tb::vs_chunk4{}, "<0,4>");
       variant(tb::vs_chunk8{}, "<0,8>");
       variant(tb::vs_chunk16{}, "<0,16>");
-      if constexpr (Rank == 2) {
-        variant(tb::pl2_128x4x8{}, "<128,1,4,8>");
-        variant(tb::pl2_256x2x8{}, "<256,1,2,8>");
-        variant(tb::pl2_256x4x4{}, "<256,1,4,4>");
-        variant(tb::pl2_128x4x2{}, "<128,1,4,2>");
-        variant(tb::pl_chunk8{}, "<0,0,0,0,8>");
-        variant(tb::pl_chunk16{}, "<0,0,0,0,16>");
-        variant(tb::pl_chunk32{}, "<0,0,0,0,32>");
-        variant(tb::pl_chunk64{}, "<0,0,0,0,64>");
-      }
     }
   }
   time_policy(cu::automatic{});

@@ -48,6 +48,11 @@ struct virtual_reach {
   static constexpr int width(int v) { return hi(v) - lo(v); }  // halo cells on axis v
 };
 
+/// Elements of T in one 16-byte vector (the unit of pipelined's copies and of
+/// vector_streaming's loads and stores).
+template <class T>
+inline constexpr int elements_per_16_bytes = sizeof(T) >= 16 ? 1 : 16 / static_cast<int>(sizeof(T));
+
 /// Extent along virtual axis v (1 for axes the rank lacks).
 template <int Rank>
 long long virtual_extent(const extents<Rank>& e, int v) {
@@ -368,7 +373,7 @@ struct pipelined_layout {
   static constexpr int march = 3 - rank;  // virtual axis marched along
   static constexpr bool has_y = rank == 3;
   using r = virtual_reach<S>;
-  static constexpr int vec = sizeof(T) >= 16 ? 1 : 16 / static_cast<int>(sizeof(T));  // elements per copy
+  static constexpr int vec = elements_per_16_bytes<T>;  // elements per copy
   static constexpr int line = sizeof(T) >= 128 ? 1 : 128 / static_cast<int>(sizeof(T));  // elements per 128 B
   // Tile: 3D, BX columns x BY * RY rows (RY consecutive rows per thread); 2D, one row of
   // BX * RY columns (thread tx owns tx, tx + BX, ...).
@@ -450,7 +455,7 @@ launch_plan make_plan(const vector_streaming<BY, C, D>&, const extents<S::rank>&
     return detail::refuse_1d_marching(p);
   } else {
     using r = detail::virtual_reach<S>;
-    constexpr int lanes_x = 32 * (sizeof(T) >= 16 ? 1 : 16 / static_cast<int>(sizeof(T)));  // elements a warp owns
+    constexpr int lanes_x = 32 * detail::elements_per_16_bytes<T>;  // elements a warp owns
     constexpr int march = 3 - S::rank;
     p.block[0] = cfg::bx, p.block[1] = cfg::by, p.block[2] = 1;
     p.chunk = cfg::planes > 0 ? cfg::planes : detail::vector_streaming_chunk(r::width(march));

@@ -40,7 +40,8 @@ namespace vec16 {
 /// One 16-byte vector of T.
 template <class T>
 struct vec {
-  static constexpr int size = 16 / static_cast<int>(sizeof(T));
+  static_assert(sizeof(T) <= 16 && 16 % sizeof(T) == 0, "tessera::cuda::vector_streaming: T must divide 16 bytes");
+  static constexpr int size = detail::elements_per_16_bytes<T>;
   T e[size];
 };
 template <class T>
