@@ -204,7 +204,14 @@ TEST_CASE("plan: pipelined rings the shape's planes plus those in flight, x-halo
   p = cu::make_plan<ts::star<3, 2>, float>(cu::pipelined<>{}, ts::extents{512, 512, 512}, h100);
   REQUIRE(p.ok());
   CHECK(p.shared_bytes == 7 * 20 * 192 * sizeof(float));
-  CHECK(p.chunk == 8);
+  CHECK(p.chunk == 8);  // two blocks an SM: short chunks
+  // in fp64 its ring (175 KiB) leaves one block an SM: the plan's long chunks
+  p = cu::make_plan<ts::star<3, 2>, double>(cu::pipelined<>{}, ts::extents{512, 512, 512}, h100);
+  REQUIRE(p.ok());
+  CHECK(p.shared_bytes == 7 * 20 * 160 * sizeof(double));
+  CHECK(p.chunk == 64);
+  // the fp64 7-point's ring (112.5 KiB) leaves two: 4 planes
+  CHECK(cu::make_plan<ts::star<3, 1>, double>(cu::pipelined<>{}, ts::extents{512, 512, 512}, h100).chunk == 4);
   // fp64: a line is 16 doubles; an explicit depth is kept
   p = cu::make_plan<ts::star<3, 2>, double>(cu::pipelined<0, 0, 0, 1>{}, ts::extents{64, 64, 64}, h100);
   REQUIRE(p.ok());

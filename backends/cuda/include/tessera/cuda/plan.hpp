@@ -425,9 +425,18 @@ launch_plan make_plan(const pipelined<BX, BY, RY, D, C>&, const extents<S::rank>
     // keeps 128 planes per block at 512^3 instead of 64 (the reach re-read 6% vs 12%).
     const auto by_shared = static_cast<int>((lim.shared_per_block_optin + 1024) / (p.shared_bytes + 1024));
     const int resident = std::max(1, std::min(2048 / p.threads(), by_shared));
-    p.chunk = cfg::planes > 0 ? cfg::planes
-                              : detail::streaming_chunk(lay::W - 1, tiles, detail::virtual_extent(e, lay::march),
-                                                        resident, lim);
+    // Stars reaching one or two planes along z take short chunks (4, 8 planes) where an SM
+    // holds two blocks or more: the resident blocks stay on neighbouring planes (chunk
+    // edges hit in L2, DRAM reads a narrow window; vector_streaming.cuh). Measured on an
+    // H100 (perf/RESULTS.md runs 6 and 7): 7-point 0.91 of copy vs 0.88 at 32 planes, fp64
+    // 7-point 0.95 vs 0.91 (2 blocks an SM), 13-point 0.90 vs 0.87. With one block an SM
+    // nothing hides a block's ring prologue: fp64 13-point 0.82 at 8 planes vs 0.89 at 64;
+    // the 25-point at 8 planes 0.52 vs 0.72 at 128.
+    const int short_chunk = cfg::short_chunks && resident >= 2 ? (lay::W <= 3 ? 4 : 8) : 0;
+    p.chunk = cfg::planes > 0   ? cfg::planes
+              : short_chunk > 0 ? short_chunk
+                                : detail::streaming_chunk(lay::W - 1, tiles, detail::virtual_extent(e, lay::march),
+                                                          resident, lim);
     p.out_tile[m_dim] = p.chunk;
     for (int a = 0; a < 3; ++a)
       p.grid[a] = detail::ceil_div(detail::virtual_extent(e, 2 - a), p.out_tile[a]);

@@ -100,11 +100,9 @@ struct kernel_config : tile_config<Policy, S::rank> {};
 ///   0.88 of copy vs 0.85 with 4 rows). Stars keep 4 rows (7-point even, fp64 7-point
 ///   0.84 vs 0.91 with 8), and so do shapes reaching further along z: beside a deeper
 ///   ring, 256-thread blocks leave SMs short of threads (25-point star: 0.66 vs 0.72);
-/// - planes per block (3D stars reaching one or two planes along z): short chunks keep
-///   the resident blocks on neighbouring planes (vector_streaming.cuh says why): 4 for
-///   the 7-point (0.91 of copy vs 0.88 at the plan's 32; fp64 0.95 vs 0.91), 8 for the
-///   13-point (0.90 vs 0.88); measured in three runs (perf/RESULTS.md runs 6 and 7). Wider
-///   reaches and boxes keep the plan's longer chunks (25-point at 8 planes: 0.52 vs 0.72).
+/// - planes per block: 3D stars reaching one or two planes along z are `short_chunks`
+///   shapes, and make_plan gives them 4 or 8 planes per block where an SM holds two
+///   blocks or more (plan.hpp says why and what was measured).
 template <int BX, int BY, int RY, int Stages, int Chunk, class S>
 struct kernel_config<pipelined<BX, BY, RY, Stages, Chunk>, S> : tile_config<pipelined<BX, BY, RY, Stages, Chunk>, S::rank> {
   using base = tile_config<pipelined<BX, BY, RY, Stages, Chunk>, S::rank>;
@@ -116,7 +114,6 @@ struct kernel_config<pipelined<BX, BY, RY, Stages, Chunk>, S> : tile_config<pipe
   static constexpr bool short_chunks = S::rank == 3 && shape_traits<S>::slow_axis_neighbours_on_axis && march_width <= 5;
   static constexpr int stages = Stages > 0 ? Stages : S::rank == 2 ? 4 : short_chunks || march_width > 3 ? 2 : 1;
   static constexpr int chunk = stages;
-  static constexpr int planes = Chunk > 0 ? Chunk : short_chunks ? (march_width <= 3 ? 4 : 8) : 0;
 };
 
 /// vector_streaming: bx is the warp (32 lanes), by the warps per block; the launcher's
