@@ -76,6 +76,20 @@ inline void sweep_row_streaming(const stencil<S, T>& st, const T* __restrict in,
   sweep_row(st, in + x, out + x, shift, nx - x);
 }
 
+/// Calls row(r) for r in [0, rows), split statically over `team` threads (on the calling
+/// thread alone unless `threaded`); each thread fences its streaming stores before the
+/// region ends, after which other threads read the output.
+template <class F>
+inline void for_each_row(index_t rows, [[maybe_unused]] int team, [[maybe_unused]] bool threaded, bool streaming,
+                         F&& row) {
+#pragma omp parallel num_threads(team) if (threaded)
+  {
+#pragma omp for schedule(static) nowait
+    for (index_t r = 0; r < rows; ++r) row(r);
+    if (streaming) stream_fence();
+  }
+}
+
 /// One row, with the store kind chosen for the whole sweep.
 template <class S, class T>
 inline void sweep_row_as(bool streaming, const stencil<S, T>& st, const T* in, T* out, const index_t* shift,
@@ -109,34 +123,24 @@ void sweep(const parallel& p, const stencil<S, T>& st, const View<T, Rank, Space
     shift[k] = 0;
     for (int d = 0; d < Rank; ++d) shift[k] += S::points[k][d] * a.stride[d];
   }
-  [[maybe_unused]] const int threads = p.num_threads;
   // Below ~16k points a parallel region costs more (fork/join, idle threads spinning)
   // than the sweep itself: small grids run on the calling thread.
-  [[maybe_unused]] const bool worth_threads = in.size() >= host::parallel_threshold;
+  const bool worth_threads = in.size() >= host::parallel_threshold;
   const bool streaming = streams_output(p, out);
-  [[maybe_unused]] const int team = threads > 0 ? threads : detail::omp_max_threads();
+  const int team = p.num_threads > 0 ? p.num_threads : detail::omp_max_threads();
   if constexpr (Rank == 1) {
     // Split the single row into chunks, one per thread.
     constexpr index_t chunk = 4096;
     const index_t nchunks = (n[0] + chunk - 1) / chunk;
-#pragma omp parallel num_threads(team) if (nchunks > 1 && worth_threads)
-    {
-#pragma omp for schedule(static) nowait
-      for (index_t c = 0; c < nchunks; ++c) {
-        const index_t x0 = c * chunk;
-        const index_t len = n[0] - x0 < chunk ? n[0] - x0 : chunk;
-        detail::sweep_row_as(streaming, st, a.origin + x0, b.origin + x0, shift, len);
-      }
-      if (streaming) detail::stream_fence();
-    }
+    detail::for_each_row(nchunks, team, nchunks > 1 && worth_threads, streaming, [&](index_t c) {
+      const index_t x0 = c * chunk;
+      const index_t len = n[0] - x0 < chunk ? n[0] - x0 : chunk;
+      detail::sweep_row_as(streaming, st, a.origin + x0, b.origin + x0, shift, len);
+    });
   } else if constexpr (Rank == 2) {
-#pragma omp parallel num_threads(team) if (worth_threads)
-    {
-#pragma omp for schedule(static) nowait
-      for (index_t y = 0; y < n[0]; ++y)
-        detail::sweep_row_as(streaming, st, a.origin + y * a.stride[0], b.origin + y * b.stride[0], shift, n[1]);
-      if (streaming) detail::stream_fence();
-    }
+    detail::for_each_row(n[0], team, worth_threads, streaming, [&](index_t y) {
+      detail::sweep_row_as(streaming, st, a.origin + y * a.stride[0], b.origin + y * b.stride[0], shift, n[1]);
+    });
   } else {
     // The input row two rows ahead in the plane furthest ahead along z: the one row of a
     // step not already in cache from earlier rows and planes. Prefetched whole (shape's
@@ -144,17 +148,13 @@ void sweep(const parallel& p, const stencil<S, T>& st, const View<T, Rank, Space
     using tr = shape_traits<S>;
     const index_t lead = tr::reach_hi[0] * a.stride[0] + (tr::reach_hi[1] + 2) * a.stride[1] + tr::reach_lo[2];
     const std::ptrdiff_t lead_bytes = static_cast<std::ptrdiff_t>((n[2] + tr::reach_hi[2] - tr::reach_lo[2]) * sizeof(T));
-#pragma omp parallel num_threads(team) if (worth_threads)
-    {
-#pragma omp for collapse(2) schedule(static) nowait
-      for (index_t z = 0; z < n[0]; ++z)
-        for (index_t y = 0; y < n[1]; ++y) {
-          const T* row = a.origin + z * a.stride[0] + y * a.stride[1];
-          detail::prefetch_range(row, lead, lead_bytes);
-          detail::sweep_row_as(streaming, st, row, b.origin + z * b.stride[0] + y * b.stride[1], shift, n[2]);
-        }
-      if (streaming) detail::stream_fence();
-    }
+    // (z, y) rows in one range, split as collapse(2) would.
+    detail::for_each_row(n[0] * n[1], team, worth_threads, streaming, [&](index_t r) {
+      const index_t z = r / n[1], y = r - z * n[1];
+      const T* row = a.origin + z * a.stride[0] + y * a.stride[1];
+      detail::prefetch_range(row, lead, lead_bytes);
+      detail::sweep_row_as(streaming, st, row, b.origin + z * b.stride[0] + y * b.stride[1], shift, n[2]);
+    });
   }
 }
 
