@@ -75,9 +75,11 @@ std::vector<tuning_entry> parse_tuning_table(std::string_view text, const std::s
     }
     e.key.precision = f[4];
     const auto c = candidate_from_name(f[6]);
-    if (!c)
-      throw invalid_argument_error(where + "unknown policy '" + f[6] +
-                                   "' (candidates: cuda:naive, cuda:streaming, cuda:shared-streaming, cuda:pipelined, cuda:vector-streaming)");
+    if (!c) {
+      std::string names;
+      for (candidate k : all_candidates) names += (names.empty() ? "" : ", ") + candidate_name(k);
+      throw invalid_argument_error(where + "unknown policy '" + f[6] + "' (candidates: " + names + ")");
+    }
     e.choice = *c;
     rows.push_back(e);
   }
