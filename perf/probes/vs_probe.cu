@@ -2,7 +2,7 @@
 // (planes loaded ahead, blocks per SM asked of the register allocator, scalar edge
 // loads, per-step pointers) timed directly on a grid laid out like a tessera View
 // against cudaMemcpy of 1 GiB, as tessera-bench measures it; every variant is checked
-// against a plain per-point kernel. `vs_probe 512 profile` launches two kernels once
+// against the library's per-point kernel (naive_sweep). `vs_probe 512 profile` launches two kernels once
 // each, for ncu.
 //   nvcc -O3 -std=c++20 --expt-relaxed-constexpr -arch=sm_90 -Icore/include \
 //        -Ibackends/cuda/include perf/probes/vs_probe.cu -o vs_probe && ./vs_probe
@@ -17,20 +17,14 @@
 #include <vector>
 
 #include "tessera/core/builtin_shapes.hpp"
+#include "tessera/cuda/kernels/naive.cuh"
 #include "tessera/cuda/kernels/vector_streaming.cuh"
+
+#include "probe_timing.cuh"
 
 namespace k = tessera::cuda::kernels;
 namespace tc = tessera::cuda;
 using tessera::index_t;
-
-#define CK(x)                                                               \
-  do {                                                                      \
-    cudaError_t e = (x);                                                    \
-    if (e != cudaSuccess) {                                                 \
-      std::printf("CUDA %s at line %d\n", cudaGetErrorString(e), __LINE__); \
-      std::exit(1);                                                         \
-    }                                                                       \
-  } while (0)
 
 // A cube of N^3 interior points with g ghosts, rows padded so every interior row starts
 // on 128 bytes (tessera::layout with default_row_alignment).
@@ -46,43 +40,6 @@ struct cube {
     origin = g * plane + g * row + pad + g;
   }
 };
-
-template <class S, class T>
-__global__ void reference(const tc::params_for<S, T> p) {
-  using vs = tc::detail::vshape<S>;
-  const index_t x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y, z = blockIdx.z;
-  if (x >= p.n[2] || y >= p.n[1]) return;
-  const T* c = p.in + z * p.in_stride[0] + y * p.in_stride[1] + x;
-  T acc = 0;
-  tessera::detail::static_for<vs::size>([&](auto kk) {
-    constexpr int K = decltype(kk)::value;
-    acc += p.c[K] * c[vs::off(K, 0) * p.in_stride[0] + vs::off(K, 1) * p.in_stride[1] + vs::off(K, 2)];
-  });
-  p.out[z * p.out_stride[0] + y * p.out_stride[1] + x] = acc;
-}
-
-template <class F>
-float median_ms(F f, int reps = 20) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  std::vector<float> t;
-  f(0);
-  f(1);
-  CK(cudaDeviceSynchronize());
-  for (int r = 0; r < reps; ++r) {
-    cudaEventRecord(a);
-    f(r);
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    t.push_back(ms);
-  }
-  CK(cudaGetLastError());
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 double copy_gbs = 0;
 extern bool profile_mode;
@@ -113,7 +70,7 @@ struct bench_case {
     }
     auto pr = p[0];
     pr.out = ref + c.origin;
-    reference<S, T><<<dim3((n + 31) / 32, (n + 7) / 8, n), dim3(32, 8)>>>(pr);
+    k::naive_sweep<S, T, 32, 8, 1><<<dim3((n + 31) / 32, (n + 7) / 8, n), dim3(32, 8)>>>(pr);
     CK(cudaDeviceSynchronize());
     hr.resize(c.total);
     ho.resize(c.total);

@@ -2,8 +2,10 @@
 // kernels against cudaMemcpy, and a hand-written float4 z-streaming 7-point sweep at
 // several chunk lengths, fp32 512^3 with one ghost layer. On an H100 (run 6): float4 copy
 // with a full grid 1.01 of cudaMemcpy, grid-stride 0.94-0.95; zs4<8,1> chunk 32/16/8/4 =
-// 0.86/0.87/0.89/0.94. cuda::vector_streaming is this kernel made general and reaches
-// 0.84 at 7 points in 3D: profile both side by side to find the difference.
+// 0.86/0.87/0.89/0.94. cuda::vector_streaming is this kernel made general; it reached
+// 0.84 at 7 points in 3D in run 6, and ncu of both side by side (run 7) showed it
+// executing 2.25x the instructions: fixed, it runs at 0.94. Timing helpers:
+// probe_timing.cuh (shared with vs_probe.cu, found beside this file).
 //   nvcc -O3 -std=c++17 -arch=sm_90 perf/probes/zs4_probe.cu -o zs4_probe && ./zs4_probe
 //   ncu --kernel-name regex:zs4 --launch-count 1 ./zs4_probe
 #include <cuda_runtime.h>
@@ -14,14 +16,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CK(x)                                                                   \
-  do {                                                                          \
-    cudaError_t e = (x);                                                        \
-    if (e != cudaSuccess) {                                                     \
-      std::printf("CUDA %s at line %d\n", cudaGetErrorString(e), __LINE__);     \
-      std::exit(1);                                                             \
-    }                                                                           \
-  } while (0)
+#include "probe_timing.cuh"
 
 constexpr int N = 512, G = 1, PAD = 32, P = PAD + N + 32, ROWS = N + 2 * G;  // pitch P floats, interior x at PAD
 constexpr long PL = (long)P * ROWS;                                          // plane stride
@@ -76,29 +71,6 @@ __global__ void __launch_bounds__(32 * BY) zs4(const float* __restrict__ in, flo
   }
 }
 
-template <class F>
-float median_ms(F f, int reps = 20) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  std::vector<float> t;
-  f();
-  f();
-  CK(cudaDeviceSynchronize());
-  for (int r = 0; r < reps; ++r) {
-    cudaEventRecord(a);
-    f();
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    t.push_back(ms);
-  }
-  CK(cudaGetLastError());
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
 int main() {
   float *in, *out, *ref;
   const size_t bytes = TOT * sizeof(float);
@@ -112,7 +84,7 @@ int main() {
   CK(cudaMemcpyToSymbol(c7, c, sizeof c));
   const double ideal = 2.0 * N * N * (double)N * 4;  // bytes: each input read once, each output written once
   const size_t cb = (size_t)N * N * N * 4;          // copy the same bytes
-  const float tm = median_ms([&] { cudaMemcpy(out, in, cb, cudaMemcpyDeviceToDevice); });
+  const float tm = median_ms([&](int) { cudaMemcpy(out, in, cb, cudaMemcpyDeviceToDevice); });
   const double copy = 2.0 * cb / (tm * 1e-3) * 1e-9;
   std::printf("cudaMemcpy: %.3f ms %.0f GB/s\n", tm, copy);
   auto report = [&](const char* name, float ms) {
@@ -122,11 +94,11 @@ int main() {
   for (int blocks : {132 * 4, 132 * 8, 132 * 16}) {
     char name[64];
     std::snprintf(name, sizeof name, "copy4 %d blocks x256", blocks);
-    report(name, median_ms([&] { copy4<<<blocks, 256>>>((const float4*)in, (float4*)out, cb / 16); }));
+    report(name, median_ms([&](int) { copy4<<<blocks, 256>>>((const float4*)in, (float4*)out, cb / 16); }));
   }
   report("copy4 full grid x256",
-         median_ms([&] { copy4<<<(cb / 16 + 255) / 256, 256>>>((const float4*)in, (float4*)out, cb / 16); }));
-  report("naive7 32x8", median_ms([&] { naive7<<<dim3(N / 32, N / 8, N), dim3(32, 8)>>>(in, ref); }));
+         median_ms([&](int) { copy4<<<(cb / 16 + 255) / 256, 256>>>((const float4*)in, (float4*)out, cb / 16); }));
+  report("naive7 32x8", median_ms([&](int) { naive7<<<dim3(N / 32, N / 8, N), dim3(32, 8)>>>(in, ref); }));
   CK(cudaDeviceSynchronize());
   std::vector<float> hr(TOT), ho(TOT);
   CK(cudaMemcpy(hr.data(), ref, bytes, cudaMemcpyDeviceToHost));
@@ -141,7 +113,7 @@ int main() {
 #define ZS(BY, D, CH)                                                                          \
   {                                                                                            \
     CK(cudaMemset(out, 0, bytes));                                                             \
-    report("zs4<" #BY "," #D "> chunk " #CH, median_ms([&] {                                   \
+    report("zs4<" #BY "," #D "> chunk " #CH, median_ms([&](int) {                                   \
              zs4<BY, D><<<dim3(N / 128, N / BY, (N + CH - 1) / CH), dim3(32, BY)>>>(in, out, CH); \
            }));                                                                                \
     check();                                                                                   \
