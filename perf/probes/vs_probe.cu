@@ -1,9 +1,11 @@
-// Probe (not part of the build): cuda::vector_streaming's kernel with its tuning knobs
-// (planes loaded ahead, blocks per SM asked of the register allocator, scalar edge
-// loads, per-step pointers) timed directly on a grid laid out like a tessera View
-// against cudaMemcpy of 1 GiB, as tessera-bench measures it; every variant is checked
-// against the library's per-point kernel (naive_sweep). `vs_probe 512 profile` launches two kernels once
-// each, for ncu.
+// Probe (not part of the build): cuda::vector_streaming's kernels with their tuning
+// knobs timed directly on a grid laid out like a tessera View against cudaMemcpy of
+// 1 GiB, as tessera-bench measures it; every variant is checked against the library's
+// per-point kernel (naive_sweep). The window kernel (vector_streaming.cuh: planes loaded
+// ahead, blocks per SM asked of the register allocator, scalar edge loads, per-step
+// pointers) and the accumulating kernel of wide 3D stars (vector_accumulate.cuh: rows a
+// warp, own rows ahead, blocks per SM, edge lines prefetched ahead).
+// `vs_probe 512 profile` launches two kernels once each, for ncu.
 //   nvcc -O3 -std=c++20 --expt-relaxed-constexpr -arch=sm_90 -Icore/include \
 //        -Ibackends/cuda/include perf/probes/vs_probe.cu -o vs_probe && ./vs_probe
 #include <cuda_runtime.h>
@@ -18,6 +20,7 @@
 
 #include "tessera/core/builtin_shapes.hpp"
 #include "tessera/cuda/kernels/naive.cuh"
+#include "tessera/cuda/kernels/vector_accumulate.cuh"
 #include "tessera/cuda/kernels/vector_streaming.cuh"
 
 #include "probe_timing.cuh"
@@ -112,6 +115,21 @@ struct bench_case {
     }
     run(label, [&](const tc::params_for<S, T>& q) { k::vector_streaming_sweep<S, T, BY, D, MB, SC, SP><<<grid, dim3(32, BY)>>>(q, chunk); });
   }
+  // The accumulating kernel: BY warps of H rows, AH own rows ahead, MB blocks per SM, edge
+  // lines PF planes ahead.
+  template <int BY, int H, int AH, int MB, int PF>
+  void va(int chunk) {
+    char label[96];
+    std::snprintf(label, sizeof label, "va<BY%d,H%d,AH%d,MB%d,PF%d> chunk %d", BY, H, AH, MB, PF, chunk);
+    constexpr int NV = 16 / sizeof(T), LW = 32 / H;
+    const dim3 grid((c.n + LW * NV - 1) / (LW * NV), (c.n + BY * H - 1) / (BY * H), (c.n + chunk - 1) / chunk);
+    if (profile_mode) {
+      k::vector_accumulate_sweep<S, T, BY, H, AH, MB, PF><<<grid, dim3(32, BY)>>>(p[0], chunk);
+      CK(cudaDeviceSynchronize());
+      return;
+    }
+    run(label, [&](const tc::params_for<S, T>& q) { k::vector_accumulate_sweep<S, T, BY, H, AH, MB, PF><<<grid, dim3(32, BY)>>>(q, chunk); });
+  }
 };
 
 bool profile_mode = false;  // one launch per variant, no timing (for ncu)
@@ -133,8 +151,9 @@ int main(int argc, char** argv) {
   }
   using tessera::star;
   if (profile_mode) {
-    bench_case<star<3, 1>, float>(n, "7-point").vs<8, 0, 6, true, true>(4);
-    bench_case<star<3, 4>, float>(n, "25-point").vs<4, 0, 0, true, true>(10);
+    bench_case<star<3, 4>, float> b(n, "25-point");
+    b.vs<4, 0, 0, true, true>(10);
+    b.va<4, 2, 1, 7, 3>(8);
     return 0;
   }
   // The library's defaults first (perf/RESULTS.md run 7), then what they were chosen over.
@@ -159,10 +178,33 @@ int main(int argc, char** argv) {
     for (int ch : {4, 8}) b.vs<4, 0, 0, true, true>(ch);
   }
   {
+    // 25-point: the library's accumulating kernel (perf/RESULTS.md run 8), then what it
+    // was chosen over, then the window kernel of run 7.
     bench_case<star<3, 4>, float> b(n, "25-point");
+    b.va<4, 2, 1, 7, 3>(8);
+    b.va<4, 2, 1, 7, 3>(10);
+    b.va<4, 2, 1, 7, 2>(8);
+    b.va<4, 2, 1, 7, 2>(10);
+    b.va<4, 2, 1, 7, 3>(16);
+    b.va<4, 1, 1, 7, 3>(8);
+    b.va<4, 4, 1, 7, 3>(8);
+    b.va<4, 2, 1, 0, 3>(8);  // the compiler's registers: 6 blocks an SM
+    b.va<4, 2, 2, 7, 3>(8);
+    b.va<4, 2, 1, 7, 0>(8);
     b.vs<4, 0, 0, true, true>(10);
-    b.vs<8, 0, 0, true, true>(10);
-    b.vs<4, 0, 8, true, true>(10);  // 64 registers: spills
-    for (int ch : {8, 16}) b.vs<4, 0, 0, true, true>(ch);
+  }
+  {
+    bench_case<star<3, 4>, float> b(257, "25-point");  // extents off every tile
+    b.va<4, 2, 1, 7, 3>(8);
+  }
+  {
+    bench_case<star<3, 4>, double> b(n, "25-point");
+    b.va<4, 2, 1, 0, 3>(8);
+    b.vs<4, 0, 0, true, true>(10);
+  }
+  {
+    bench_case<star<3, 3>, float> b(n, "19-point");
+    b.va<4, 2, 1, 7, 3>(8);
+    b.vs<4, 0, 0, true, true>(8);
   }
 }

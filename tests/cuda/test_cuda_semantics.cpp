@@ -116,8 +116,8 @@ TEST_CASE("launch record: the block each kernel ran with matches its policy") {
   CHECK((r.block[0] == 32 && r.block[1] == 4 && r.block[2] == 1));
   CHECK(r.policy == "cuda:vector-streaming");
   CHECK(r.plan.shared_bytes == 0);
-  CHECK(r.grid[0] == 1);   // one warp of 32 x 4 floats covers 53
-  CHECK(r.grid[1] == 8);   // ceil(29 / 4) rows
+  CHECK(r.grid[0] == 1);   // accumulated: a warp holds 2 rows of 16 x 4 floats, 64 cover 53
+  CHECK(r.grid[1] == 4);   // ceil(29 / (4 warps x 2 rows))
   CHECK(r.grid[2] == 13);  // ceil(37 / 3): the last block computes 1 plane
   r = run_and_check<vector_streaming_4x3x4, ts::box<3, 2>, double>(ts::extents<3>{11, 9, 131});
   CHECK(r.grid[0] == 3);  // ceil(131 / (32 x 2 doubles))
@@ -140,8 +140,8 @@ TEST_CASE("launch record: the block each kernel ran with matches its policy") {
   CHECK((r.block[0] == 128 && r.block[1] == 2 && r.plan.out_tile[1] == 16));
   r = run_and_check<cu::vector_streaming<>, ts::star<3, 1>, float>(e3);  // 8 warps, 4 planes
   CHECK((r.block[0] == 32 && r.block[1] == 8 && r.plan.chunk == 4 && r.grid[2] == 10));
-  r = run_and_check<cu::vector_streaming<>, ts::star<3, 4>, double>(e3);  // 4 warps; the 8-plane halo + 2
-  CHECK((r.block[1] == 4 && r.plan.chunk == 10));
+  r = run_and_check<cu::vector_streaming<>, ts::star<3, 4>, double>(e3);  // 4 warps of 2 rows; accumulated: 8 planes
+  CHECK((r.block[1] == 4 && r.plan.chunk == 8 && r.grid[1] == 4));
   // tile parameters that resolve to the defaults share the library's compiled kernels
   r = run_and_check<cu::register_tiled<32, 32>, ts::star<3, 1>, float>(e3);
   CHECK((r.block[0] == 32 && r.block[1] == 32 && r.block[2] == 1));
@@ -149,6 +149,21 @@ TEST_CASE("launch record: the block each kernel ran with matches its policy") {
   CHECK((r.block[0] == 32 && r.block[1] == 8 && r.block[2] == 1));
   r = run_and_check<cu::automatic, ts::star<1, 2>, float>(ts::extents<1>{1001});
   CHECK(r.policy == "cuda:naive");  // the only candidate with a 1D kernel
+}
+
+TEST_CASE("vector_streaming accumulates wide 3D stars: whole and cut row segments, rows past the grid, short chunks") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  // 150 floats = 2 whole segments of 64 (the unbounded loop: neighbour vectors from L1,
+  // edge lines prefetched) + 22 (the bounded loop: shuffles); 21 rows = 2 blocks of 8 + 5
+  // (one warp's second row lies past the grid); 19 planes = 8 + 8 + 3.
+  auto r = run_and_check<cu::vector_streaming<>, ts::star<3, 4>, float>(ts::extents<3>{19, 21, 150});
+  CHECK((r.grid[0] == 3 && r.grid[1] == 3 && r.grid[2] == 3));
+  // doubles: 32 a segment, 70 = 2 x 32 + 6; the 19-point star reaches 3 planes
+  r = run_and_check<cu::vector_streaming<>, ts::star<3, 3>, double>(ts::extents<3>{11, 13, 70});
+  CHECK((r.grid[0] == 3 && r.grid[1] == 2 && r.grid[2] == 2));
+  // 4 own rows ahead, 3-plane chunks (the last of 1 plane), every segment whole
+  r = run_and_check<vector_streaming_4x3x4, ts::star<3, 4>, float>(ts::extents<3>{10, 9, 128});
+  CHECK((r.grid[0] == 2 && r.grid[1] == 2 && r.grid[2] == 4));
 }
 
 TEST_CASE("cuda::automatic runs the table's choice, else tunes once per case and remembers it") {

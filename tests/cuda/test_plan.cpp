@@ -273,13 +273,25 @@ TEST_CASE("plan: vector_streaming gives a lane one 16-byte vector, a warp a row;
   CHECK(p.grid[1] == 4);   // ceil(29 / 8)
   CHECK(p.grid[2] == 10);  // ceil(37 / 4)
   CHECK(p.shared_bytes == 0);
-  // doubles: 2 a vector, 64 a warp; the 25-point star (4 rows a block: it reaches 4 rows
-  // along y) has a halo of 8 planes: chunk 10
+  // the 25-point star is accumulated (kernels/vector_accumulate.cuh): a warp holds 2 rows
+  // of 16 vectors; doubles: 2 a vector, so 32 a row; 4 warps (it reaches 4 rows along y)
+  // = 8 rows; 8 planes a block
   const auto d = cu::make_plan<ts::star<3, 4>, double>(cu::vector_streaming<>{}, ts::extents{37, 29, 300}, h100);
-  CHECK((d.out_tile[0] == 64 && d.block[1] == 4 && d.grid[1] == 8));
-  CHECK(d.chunk == 10);
-  CHECK(d.grid[2] == 4);
-  CHECK(cu::make_plan<ts::star<3, 2>, float>(cu::vector_streaming<>{}, ts::extents{37, 29, 300}, h100).chunk == 6);
+  CHECK((d.out_tile[0] == 32 && d.out_tile[1] == 8 && d.block[1] == 4));
+  CHECK(d.grid[0] == 10);  // ceil(300 / 32)
+  CHECK(d.grid[1] == 4);   // ceil(29 / 8)
+  CHECK(d.chunk == 8);
+  CHECK(d.grid[2] == 5);  // ceil(37 / 8)
+  const auto f = cu::make_plan<ts::star<3, 4>, float>(cu::vector_streaming<>{}, ts::extents{37, 29, 300}, h100);
+  CHECK((f.out_tile[0] == 64 && f.out_tile[1] == 8 && f.out_tile[2] == 8));
+  // the 19-point star too (3 planes either way); the 13-point keeps one row a warp
+  const auto nineteen = cu::make_plan<ts::star<3, 3>, float>(cu::vector_streaming<>{}, ts::extents{37, 29, 300}, h100);
+  CHECK((nineteen.out_tile[0] == 64 && nineteen.chunk == 8));
+  const auto thirteen = cu::make_plan<ts::star<3, 2>, float>(cu::vector_streaming<>{}, ts::extents{37, 29, 300}, h100);
+  CHECK((thirteen.out_tile[0] == 128 && thirteen.out_tile[1] == 4 && thirteen.chunk == 6));
+  static_assert(cu::accumulates_by_column<ts::star<3, 4>> && cu::accumulates_by_column<ts::star<3, 3>>);
+  static_assert(!cu::accumulates_by_column<ts::star<3, 2>> && !cu::accumulates_by_column<ts::box<3, 2>> &&
+                !cu::accumulates_by_column<ts::star<2, 4>>);
   // 2D: the 8 warps are 8 x-segments of a row; the block marches `chunk` rows
   const auto two = cu::make_plan<ts::star<2, 1>, float>(cu::vector_streaming<>{}, ts::extents{37, 5000}, h100);
   CHECK((two.out_tile[0] == 1024 && two.out_tile[1] == 4));

@@ -450,9 +450,11 @@ namespace detail {
 /// vector_streaming's planes per block: short, so the resident blocks work on a few
 /// neighbouring planes (chunk edges hit in L2, DRAM reads a narrow window), and longer
 /// than the halo the shape reaches along the marching axis (`width` planes), which each
-/// chunk loads again: 7-point 4, 13-point 6, 25-point 10. Measured on an H100
-/// (perf/RESULTS.md run 7): 7-point chunk 3-5 within 1%, 6 and 8 lower; 13-point 6 best.
-inline int vector_streaming_chunk(int width) { return std::max(4, width + 2); }
+/// chunk loads again: 7-point 4, 13-point 6. Measured on an H100 (perf/RESULTS.md run
+/// 7): 7-point chunk 3-5 within 1%, 6 and 8 lower; 13-point 6 best. Accumulated shapes
+/// (3D stars reaching 3+ planes, kernels/vector_accumulate.cuh) 8: 25-point 0.83-0.85 of
+/// copy vs 0.82 at 10 and 0.74-0.78 at 16 (run 8).
+inline int vector_streaming_chunk(int width, bool accumulated) { return accumulated ? 8 : std::max(4, width + 2); }
 }  // namespace detail
 
 template <class S, class T, int BY, int C, int D>
@@ -464,12 +466,13 @@ launch_plan make_plan(const vector_streaming<BY, C, D>&, const extents<S::rank>&
     return detail::refuse_1d_marching(p);
   } else {
     using r = detail::virtual_reach<S>;
-    constexpr int lanes_x = 32 * detail::elements_per_16_bytes<T>;  // elements a warp owns
+    // elements of a row a warp owns (a warp holds cfg::rows_per_warp rows)
+    constexpr int lanes_x = 32 / cfg::rows_per_warp * detail::elements_per_16_bytes<T>;
     constexpr int march = 3 - S::rank;
     p.block[0] = cfg::bx, p.block[1] = cfg::by, p.block[2] = 1;
-    p.chunk = cfg::planes > 0 ? cfg::planes : detail::vector_streaming_chunk(r::width(march));
+    p.chunk = cfg::planes > 0 ? cfg::planes : detail::vector_streaming_chunk(r::width(march), accumulates_by_column<S>);
     if constexpr (S::rank == 3) {
-      p.out_tile[0] = lanes_x, p.out_tile[1] = cfg::by, p.out_tile[2] = p.chunk;
+      p.out_tile[0] = lanes_x, p.out_tile[1] = cfg::by * cfg::rows_per_warp, p.out_tile[2] = p.chunk;
     } else {
       p.out_tile[0] = lanes_x * cfg::by, p.out_tile[1] = p.chunk, p.out_tile[2] = 1;
     }

@@ -139,13 +139,17 @@ struct pipelined {
 /// reaches along that axis stay in registers (each step loads the plane Depth steps
 /// before it is read: Depth planes in flight per lane), the x-neighbours come from the
 /// neighbouring lanes by warp shuffles, the rows at other y offsets are 16-byte loads
-/// that hit L1 (the neighbouring warps' rows). Chunks are short (the plan's default: 4
-/// planes for a reach of one plane either way, 6 for two, 10 for four) so the resident
+/// that hit L1 (the neighbouring warps' rows). 3D stars reaching 3 or more planes along
+/// z (19-, 25-point) are summed by accumulation instead: a step reads one plane and adds
+/// it to the partial sums of the outputs it reaches, a warp holds 2 rows of 16 vectors
+/// (kernels/vector_accumulate.cuh). Chunks are short (the plan's default: 4 planes for a
+/// reach of one plane either way, 6 for two, 8 where accumulated) so the resident
 /// blocks all work on a few neighbouring planes: chunk edges hit in L2 and DRAM streams
-/// through a narrow window (perf/RESULTS.md). BY = warps per block (3D: BY rows; 2D: BY
-/// x-segments of one row). Needs views whose rows are 16-byte aligned (every View built
-/// from extents is); rank 2 and 3, every shape. Defaults (0): BY 4 in 3D and 8 in 2D,
-/// Depth 1, Chunk by the plan.
+/// through a narrow window (perf/RESULTS.md). BY = warps per block (3D: BY rows, 2 BY
+/// where accumulated; 2D: BY x-segments of one row). Needs views whose rows are 16-byte
+/// aligned (every View built from extents is); rank 2 and 3, every shape. Defaults (0):
+/// BY 4 for 3D shapes reaching more than one row along y, else 8; Depth 1; Chunk by the
+/// plan.
 template <int BY = 0, int Chunk = 0, int Depth = 0>
 struct vector_streaming {
   static std::string name() { return "cuda:vector-streaming"; }

@@ -11,7 +11,7 @@
 // window, as a copy does. A stand-alone probe kernel on an H100 (7-point fp32 512^3,
 // perf/RESULTS.md run 6): chunk 32 / 16 / 8 / 4 = 0.86 / 0.87 / 0.89 / 0.94 of the
 // device's copy bandwidth. Through the library (run 7): 3D 7-point 0.93 fp32 and
-// 0.93-0.94 fp64, 13-point 0.87-0.89, 25-point 0.73-0.74 (the best policy there), box
+// 0.93-0.94 fp64, 13-point 0.87-0.89, 25-point 0.73-0.74 (then the best policy), box
 // 0.79, 2D 5-point 0.93-0.96. What the probe had and this kernel lacked (run 6: 0.84 at
 // 7 points) was instructions: ncu counted 2.25x the probe's (IPC 2.8 vs 1.4, the same
 // DRAM bytes); scalar edge loads, a pointer advanced per step, one shuffle per element
@@ -28,82 +28,14 @@
 //     neighbouring warps' centre rows.
 // Every read of a step is issued before its arithmetic; outputs are summed in the
 // shape's declaration order. Needs 16-byte aligned rows (the dispatcher checks in and out).
-#include <cstdint>
-#include <cstring>
-
-#include "tessera/cuda/kernels/common.cuh"
+// 3D stars reaching 3 or more planes along z (19-, 25-point) are not run by this window
+// kernel but by accumulation (vector_accumulate.cuh: 25-point 0.82 of copy vs 0.74 here,
+// run 8); the launcher at the end of this file picks.
+#include "tessera/cuda/kernels/vector_accumulate.cuh"
+#include "tessera/cuda/kernels/vector_io.cuh"
 
 namespace tessera::cuda {
 namespace kernels {
-
-namespace vec16 {
-/// One 16-byte vector of T.
-template <class T>
-struct vec {
-  static_assert(sizeof(T) <= 16 && 16 % sizeof(T) == 0, "tessera::cuda::vector_streaming: T must divide 16 bytes");
-  static constexpr int size = detail::elements_per_16_bytes<T>;
-  T e[size];
-};
-template <class T>
-__device__ inline vec<T> load(const T* p) {
-  const int4 raw = __ldg(reinterpret_cast<const int4*>(p));
-  vec<T> v;
-  memcpy(&v, &raw, 16);
-  return v;
-}
-template <class T>
-__device__ inline void store_streaming(T* p, const vec<T>& v) {
-  int4 raw;
-  memcpy(&raw, &v, 16);
-  __stcs(reinterpret_cast<int4*>(p), raw);
-}
-template <class T>
-__device__ inline vec<T> zero() {
-  vec<T> v;
-#pragma unroll
-  for (int j = 0; j < vec<T>::size; ++j) v.e[j] = T(0);
-  return v;
-}
-}  // namespace vec16
-
-/// The rows (offset dm along the marching axis, dy along y) a step of shape S reads.
-template <class S>
-struct vector_rows {
-  using vs = detail::vshape<S>;
-  static constexpr int M = 3 - S::rank;
-  static constexpr bool used(int dm, int dy) {
-    for (int k = 0; k < vs::size; ++k)
-      if (vs::off(k, M) == dm && (S::rank == 3 ? vs::off(k, 1) : 0) == dy) return true;
-    return false;
-  }
-  /// The lane (offset from this one) whose vector holds element t of a row: t may lie
-  /// before (t < 0) or beyond (t >= nv) this lane's vector.
-  static constexpr int lane_of(int t, int nv) { return t < 0 ? -((-t + nv - 1) / nv) : t / nv; }
-  /// True when a step reads, in row (dm, dy), elements of the vector `off` lanes away.
-  static constexpr bool uses_lane(int dm, int dy, int off, int nv) {
-    for (int k = 0; k < vs::size; ++k) {
-      if (vs::off(k, M) != dm || (S::rank == 3 ? vs::off(k, 1) : 0) != dy) continue;
-      for (int j = 0; j < nv; ++j)
-        if (lane_of(j + vs::off(k, 2), nv) == off) return true;
-    }
-    return false;
-  }
-  /// True when a step reads element e of the vector `off` lanes away in row (dm, dy).
-  static constexpr bool uses_elem(int dm, int dy, int off, int e, int nv) {
-    for (int k = 0; k < vs::size; ++k) {
-      if (vs::off(k, M) != dm || (S::rank == 3 ? vs::off(k, 1) : 0) != dy) continue;
-      for (int j = 0; j < nv; ++j)
-        if (j + vs::off(k, 2) == off * nv + e) return true;
-    }
-    return false;
-  }
-  /// How many elements of that vector a step reads.
-  static constexpr int elems_used(int dm, int dy, int off, int nv) {
-    int n = 0;
-    for (int e = 0; e < nv; ++e) n += uses_elem(dm, dy, off, e, nv) ? 1 : 0;
-    return n;
-  }
-};
 
 /// Blocks per SM the register budget is set for: for stars reaching one plane either way
 /// (7-point, 2D 5-point), 1536 threads an SM (40 registers: 6 blocks of 256). Measured on
@@ -272,8 +204,22 @@ void launch_tiles(vector_streaming<>, const launch_plan& plan, const params_for<
   static_assert(BX == 32, "tessera::cuda::vector_streaming: a block is BY warps of 32 lanes");
   static_assert(Depth >= 1, "tessera::cuda::vector_streaming: Depth counts planes in flight, at least 1");
   const dim3 block(32, BY, 1), grid = detail::grid_of(plan);
-  kernels::vector_streaming_sweep<S, T, BY, Depth - 1><<<grid, block, 0, stream>>>(p, plan.chunk);
-  detail::finish_launch("vector_streaming_sweep", vector_streaming<>::name(), shape_name<S>(), plan, block, grid);
+  if constexpr (accumulates_by_column<S>) {
+    // 3D stars reaching 3+ planes along z (vector_accumulate.cuh): 2 rows a warp
+    // (kernel_config::rows_per_warp; the plan's grid counts them), Depth own rows in flight
+    // and the edge lines prefetched 3 planes ahead (both capped at the reach: those planes
+    // exist); fp32: registers for 28 warps an SM (72). Measured on an H100, 25-point fp32
+    // 512^3 (RESULTS run 8): prefetch 3 / 2 / 0 planes 0.83-0.85 / 0.79-0.83 / 0.76 of
+    // copy; the compiler's 92 registers (6 blocks) 0.72; fp64 keeps the compiler's choice.
+    constexpr int H = kernel_config<vector_streaming<>, S>::rows_per_warp, reach = shape_traits<S>::reach_hi[0];
+    constexpr int ahead = Depth < reach ? Depth : reach, prefetch = 3 < reach ? 3 : reach;
+    constexpr int min_blocks = sizeof(T) == 4 ? 28 / BY : 0;
+    kernels::vector_accumulate_sweep<S, T, BY, H, ahead, min_blocks, prefetch><<<grid, block, 0, stream>>>(p, plan.chunk);
+    detail::finish_launch("vector_accumulate_sweep", vector_streaming<>::name(), shape_name<S>(), plan, block, grid);
+  } else {
+    kernels::vector_streaming_sweep<S, T, BY, Depth - 1><<<grid, block, 0, stream>>>(p, plan.chunk);
+    detail::finish_launch("vector_streaming_sweep", vector_streaming<>::name(), shape_name<S>(), plan, block, grid);
+  }
 }
 
 }  // namespace tessera::cuda
