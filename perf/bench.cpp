@@ -103,6 +103,21 @@ double copy_bandwidth_gbs(int reps, std::size_t bytes) {
   return 2.0 * bytes / (median(t) * 1e-3) * 1e-9;
 }
 
+/// "<a,b,...>": a tile variant's template arguments up to its last non-zero one (0 is
+/// every argument's default), the suffix its rows carry after the policy's name.
+template <template <int...> class Policy, int... Args>
+std::string tile_arguments(Policy<Args...>) {
+  const int args[] = {Args...};
+  int n = static_cast<int>(sizeof...(Args));
+  while (n > 0 && args[n - 1] == 0) --n;
+  std::string s = "<";
+  for (int i = 0; i < n; ++i) {
+    if (i > 0) s += ',';
+    s += std::to_string(args[i]);
+  }
+  return s + ">";
+}
+
 template <class S, class T, bool Variants = false, int Rank>
 void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, std::vector<result>& out,
               bool& all_agree) {
@@ -183,39 +198,39 @@ void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, s
   if constexpr (Variants) {
     if (opt.variants) {
       namespace tb = tessera::bench;
-      auto variant = [&](auto policy, const char* tiles) {
+      auto variant = [&](auto policy) {
         const auto before = out.size();
         time_policy(policy);
-        if (out.size() > before) out.back().policy += tiles;
+        if (out.size() > before) out.back().policy += tile_arguments(policy);
       };
       if constexpr (Rank == 3) {
-        variant(tb::pl_128x4x4x1{}, "<128,4,4,1>");
-        variant(tb::pl_128x4x4x2{}, "<128,4,4,2>");
-        variant(tb::pl_128x4x4x3{}, "<128,4,4,3>");
-        variant(tb::pl_64x4x4x3{}, "<64,4,4,3>");
-        variant(tb::pl_256x2x4{}, "<256,2,4>");
-        variant(tb::pl_128x2x8{}, "<128,2,8>");
+        variant(tb::pl_128x4x4x1{});
+        variant(tb::pl_128x4x4x2{});
+        variant(tb::pl_128x4x4x3{});
+        variant(tb::pl_64x4x4x3{});
+        variant(tb::pl_256x2x4{});
+        variant(tb::pl_128x2x8{});
       } else {
-        variant(tb::pl2_128x4x8{}, "<128,1,4,8>");
-        variant(tb::pl2_256x2x8{}, "<256,1,2,8>");
-        variant(tb::pl2_256x4x4{}, "<256,1,4,4>");
-        variant(tb::pl2_128x4x2{}, "<128,1,4,2>");
+        variant(tb::pl2_128x4x8{});
+        variant(tb::pl2_256x2x8{});
+        variant(tb::pl2_256x4x4{});
+        variant(tb::pl2_128x4x2{});
       }
       // the default kernel with another chunk (a launch argument: nothing instantiated)
-      variant(tb::pl_chunk4{}, "<0,0,0,0,4>");
-      variant(tb::pl_chunk8{}, "<0,0,0,0,8>");
-      variant(tb::pl_chunk16{}, "<0,0,0,0,16>");
-      variant(tb::pl_chunk32{}, "<0,0,0,0,32>");
-      variant(tb::pl_chunk64{}, "<0,0,0,0,64>");
-      variant(tb::pl_chunk128{}, "<0,0,0,0,128>");
-      variant(tb::vs_4{}, "<4>");
-      if constexpr (Rank == 3) variant(tb::vs_8{}, "<8>");
-      else variant(tb::vs_16{}, "<16>");
-      variant(tb::vs_depth2{}, "<0,0,2>");
-      variant(tb::vs_chunk2{}, "<0,2>");
-      variant(tb::vs_chunk4{}, "<0,4>");
-      variant(tb::vs_chunk8{}, "<0,8>");
-      variant(tb::vs_chunk16{}, "<0,16>");
+      variant(tb::pl_chunk4{});
+      variant(tb::pl_chunk8{});
+      variant(tb::pl_chunk16{});
+      variant(tb::pl_chunk32{});
+      variant(tb::pl_chunk64{});
+      variant(tb::pl_chunk128{});
+      variant(tb::vs_4{});
+      if constexpr (Rank == 3) variant(tb::vs_8{});
+      else variant(tb::vs_16{});
+      variant(tb::vs_depth2{});
+      variant(tb::vs_chunk2{});
+      variant(tb::vs_chunk4{});
+      variant(tb::vs_chunk8{});
+      variant(tb::vs_chunk16{});
     }
   }
   time_policy(cu::automatic{});
