@@ -40,6 +40,9 @@
 namespace tessera::cuda {
 namespace kernels {
 
+/// Brings the line holding p into L1 without a register.
+__device__ inline void prefetch_l1(const void* p) { asm volatile("prefetch.global.L1 [%0];" ::"l"(p)); }
+
 /// BY warps a block, H rows a warp, the own row of Ahead planes loaded ahead (at most
 /// the shape's reach along z: those planes exist), MinBlocks for __launch_bounds__,
 /// edge lines prefetched Prefetch planes ahead (0: none; at most the reach).
@@ -54,12 +57,12 @@ __global__ void __launch_bounds__(32 * BY, MinBlocks) vector_accumulate_sweep(co
   constexpr int LO = vs::lo(0), HI = vs::hi(0), W = HI - LO + 1;
   constexpr int YL = vs::lo(1), YH = vs::hi(1), YW = YH - YL + 1;
   constexpr int XH = vs::hi(2);
-  constexpr int OL = rows_of::lane_of(vs::lo(2), NV), OH = rows_of::lane_of(NV - 1 + XH, NV), NO = OH - OL + 1;
   static_assert(Ahead >= 0 && Ahead <= HI && Prefetch >= 0 && Prefetch <= HI,
                 "tessera::cuda::vector_accumulate: planes ahead within the shape's reach (they exist)");
 
   // A warp holds H rows of LW lanes; a block BYR = BY * H rows.
   constexpr int LW = 32 / H, BYR = BY * H;
+  using nb = row_neighbours<S, T, LW>;
   const int lane = static_cast<int>(threadIdx.x);
   const int xl = lane % LW, rr = static_cast<int>(threadIdx.y) * H + lane / LW;  // lane in row, row in block
   const index_t seg = blockIdx.x;
@@ -87,7 +90,6 @@ __global__ void __launch_bounds__(32 * BY, MinBlocks) vector_accumulate_sweep(co
   auto march = [&](auto interior_tag) {
     constexpr bool Interior = decltype(interior_tag)::value;
     const bool x_live = Interior || x0 < nx + XH;
-    using whole = whole_vectors<S, NV, Interior>;
     auto load_at = [&](const T* q) { return Interior || x_live ? vec16::load(q) : vec16::zero<T>(); };
 
     V acc[W];  // acc[s]: output plane p - HI + s
@@ -143,18 +145,18 @@ __global__ void __launch_bounds__(32 * BY, MinBlocks) vector_accumulate_sweep(co
       if constexpr (Prefetch > 0) prefetch_edges(plane + Prefetch * ms);
       if constexpr (Ahead > 0) ahead[Ahead] = load_at(plane + Ahead * ms);
       // Every load of the step first: the own vector, the rows at other y offsets, the
-      // elements beyond this lane's vector.
+      // elements beyond this lane's vector; then the shuffles.
       V rows[YW];
-      T beyond[YW][NO][NV];
+      T beyond[YW][nb::NO][NV];
       tessera::detail::static_for<YW>([&](auto b) {
         constexpr int B = decltype(b)::value, dy = B + YL;
         if constexpr (dy == 0 && Ahead > 0) rows[B] = ahead[0];
         else if constexpr (dy == 0 || rows_of::used(0, dy)) rows[B] = load_at(plane + dy * ys);
-        tessera::detail::static_for<NO>([&](auto c) {
-          constexpr int C = decltype(c)::value, off = C + OL;
+        tessera::detail::static_for<nb::NO>([&](auto c) {
+          constexpr int C = decltype(c)::value, off = C + nb::OL;
           if constexpr (off != 0 && rows_of::uses_lane(0, dy, off, NV)) {
             const T* q = plane + dy * ys + off * NV;
-            if constexpr (whole::loaded(0, dy, off)) {
+            if constexpr (nb::template loaded_whole<Interior>(0, dy, off)) {
               const V v = vec16::load(q);
 #pragma unroll
               for (int e = 0; e < NV; ++e) beyond[B][C][e] = v.e[e];
@@ -169,30 +171,16 @@ __global__ void __launch_bounds__(32 * BY, MinBlocks) vector_accumulate_sweep(co
         });
       });
       tessera::detail::static_for<YW>([&](auto b) {
-        tessera::detail::static_for<NO>([&](auto c) {
-          tessera::detail::static_for<NV>([&](auto ee) {
-            constexpr int B = decltype(b)::value, C = decltype(c)::value, E = decltype(ee)::value, off = C + OL;
-            if constexpr (off != 0 && !whole::loaded(0, B + YL, off) && rows_of::uses_elem(0, B + YL, off, E, NV)) {
-              const T shuffled = __shfl_sync(0xffffffffu, rows[B].e[E], xl + off, LW);
-              if (xl + off >= 0 && xl + off <= LW - 1) beyond[B][C][E] = shuffled;
-            }
-          });
-        });
+        constexpr int B = decltype(b)::value;
+        nb::template shuffle<0, B + YL, Interior>(beyond[B], rows[B], xl);
       });
       // In-plane points go to output p (slot HI), column points to outputs p - dm.
       tessera::detail::static_for<vs::size>([&](auto k) {
         constexpr int K = decltype(k)::value;
         constexpr int dm = vs::off(K, 0), dy = vs::off(K, 1), dx = vs::off(K, 2);
         tessera::detail::static_for<NV>([&](auto jj) {
-          constexpr int j = decltype(jj)::value, t = j + dx;
-          T v;
-          if constexpr (t >= 0 && t < NV) {
-            v = rows[dy - YL].e[t];
-          } else {
-            constexpr int off = rows_of::lane_of(t, NV), comp = t - off * NV;
-            v = beyond[dy - YL][off - OL][comp];
-          }
-          acc[HI - dm].e[j] += p.c[K] * v;
+          constexpr int j = decltype(jj)::value;
+          acc[HI - dm].e[j] += p.c[K] * nb::template element<j + dx>(rows[dy - YL], beyond[dy - YL]);
         });
       });
       if (i >= HI) retire(o);

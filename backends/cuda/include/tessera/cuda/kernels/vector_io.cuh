@@ -80,17 +80,57 @@ struct vector_rows {
   }
 };
 
-/// Which neighbouring lanes' vectors a step loads whole from L1 instead of shuffling
-/// (On: a warp with no bounds): those the step reads every element of.
-template <class S, int NV, bool On>
-struct whole_vectors {
-  static constexpr bool loaded(int dm, int dy, int off) {
-    return On && off != 0 && vector_rows<S>::elems_used(dm, dy, off, NV) == NV;
+/// The elements of other lanes' vectors that a step reads in row (dm, dy) of shape S, for
+/// lane `xl` of a row segment of LW lanes: beyond[c][e] is element e of the vector c + OL
+/// lanes away. Each element is fetched once, not once per use (the 25-point reads the 4
+/// floats beside a vector 10 times over): by shuffle within the segment (shuffle), or by
+/// the segment's edge lanes loading what lies beyond it; with Whole (a segment whose lanes
+/// need no bounds) a vector the step reads whole is loaded by every lane from L1 instead
+/// (loaded_whole; the row is the warp's own). Each kernel writes its loads itself, all of
+/// a step's before its shuffles (loaded under a branch after the shuffles, the edge loads
+/// were waited for one by one: box and 25-point 0.20 of copy instead of 0.34): one shared
+/// load routine made the compiler keep the row's address across a box's rows, and its
+/// registers moved (2D box fp32 40 -> 48, 3D box variants 74 -> 64 and 96 -> 64).
+template <class S, class T, int LW>
+struct row_neighbours {
+  using rows_of = vector_rows<S>;
+  using vs = detail::vshape<S>;
+  using V = vec16::vec<T>;
+  static constexpr int NV = V::size;
+  static constexpr int OL = rows_of::lane_of(vs::lo(2), NV), OH = rows_of::lane_of(NV - 1 + vs::hi(2), NV);
+  static constexpr int NO = OH - OL + 1;  // lanes away: OL .. OH (one either way unless x reaches past a vector)
+
+  template <bool Whole>
+  static constexpr bool loaded_whole(int dm, int dy, int off) {
+    return Whole && off != 0 && rows_of::elems_used(dm, dy, off, NV) == NV;
+  }
+
+  /// The shuffles: the elements within the segment from the lanes that hold them.
+  template <int dm, int dy, bool Whole>
+  __device__ __forceinline__ static void shuffle(T (&beyond)[NO][NV], const V& row, int xl) {
+    tessera::detail::static_for<NO>([&](auto c) {
+      tessera::detail::static_for<NV>([&](auto ee) {
+        constexpr int C = decltype(c)::value, E = decltype(ee)::value, off = C + OL;
+        if constexpr (off != 0 && !loaded_whole<Whole>(dm, dy, off) && rows_of::uses_elem(dm, dy, off, E, NV)) {
+          const T shuffled = __shfl_sync(0xffffffffu, row.e[E], xl + off, LW);
+          if (xl + off >= 0 && xl + off <= LW - 1) beyond[C][E] = shuffled;
+        }
+      });
+    });
+  }
+
+  /// Element t of the row counted from this lane's first (t < 0 or t >= NV: another
+  /// lane's, from beyond).
+  template <int t>
+  __device__ __forceinline__ static T element(const V& row, const T (&beyond)[NO][NV]) {
+    if constexpr (t >= 0 && t < NV) {
+      return row.e[t];
+    } else {
+      constexpr int off = rows_of::lane_of(t, NV);
+      return beyond[off - OL][t - off * NV];
+    }
   }
 };
-
-/// Brings the line holding p into L1 without a register.
-__device__ inline void prefetch_l1(const void* p) { asm volatile("prefetch.global.L1 [%0];" ::"l"(p)); }
 
 }  // namespace kernels
 }  // namespace tessera::cuda

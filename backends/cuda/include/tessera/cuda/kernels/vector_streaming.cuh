@@ -61,6 +61,7 @@ __global__ void __launch_bounds__(32 * BY, MinBlocks) vector_streaming_sweep(con
   using vs = detail::vshape<S>;
   using V = vec16::vec<T>;
   using rows_of = vector_rows<S>;
+  using nb = row_neighbours<S, T, 32>;
   constexpr int NV = V::size;
   constexpr bool has_y = S::rank == 3;
   constexpr int M = 3 - S::rank;  // virtual axis marched along
@@ -104,23 +105,20 @@ __global__ void __launch_bounds__(32 * BY, MinBlocks) vector_streaming_sweep(con
 
   T* out = p.out + m0 * p.out_stride[M] + (has_y ? y * p.out_stride[1] : 0) + x0;
   const index_t oms = p.out_stride[M];
-  // Lanes away from this one that a step's x-neighbours come from (1 unless the x-reach
-  // exceeds a vector, e.g. fp64 radius 3 and 4).
-  constexpr int OL = rows_of::lane_of(vs::lo(2), NV), OH = rows_of::lane_of(NV - 1 + XH, NV), NO = OH - OL + 1;
   for (int i = 0; i < steps; ++i) {
     // Every load of the step first: the plane Ahead + 1 steps ahead, the rows at other y
     // offsets, and, for the warp's edge lanes, the elements just beyond the warp (the
-    // other lanes get those by shuffle). Issued together, their latencies overlap.
+    // other lanes get those by shuffle, after). Issued together, their latencies overlap.
     const V incoming = i + 1 + Ahead < steps ? load_row(i, HI + 1 + Ahead, 0) : vec16::zero<T>();
     V rows[W][YW];
-    T beyond[W][YW][NO][NV];  // elements of the vectors `off` lanes away
+    T beyond[W][YW][nb::NO][NV];  // elements of other lanes' vectors (row_neighbours)
     tessera::detail::static_for<W>([&](auto a) {
       tessera::detail::static_for<YW>([&](auto b) {
         constexpr int A = decltype(a)::value, B = decltype(b)::value, dm = A + LO, dy = B + YL;
         if constexpr (dy == 0) rows[A][B] = win[A];
         else if constexpr (rows_of::used(dm, dy)) rows[A][B] = load_row(i, dm, dy);
-        tessera::detail::static_for<NO>([&](auto c) {
-          constexpr int C = decltype(c)::value, off = C + OL;
+        tessera::detail::static_for<nb::NO>([&](auto c) {
+          constexpr int C = decltype(c)::value, off = C + nb::OL;
           if constexpr (off != 0 && rows_of::uses_lane(dm, dy, off, NV)) {
             const bool edge = (lane + off < 0 || lane + off > 31) && x0 + off * NV < nx + XH;
             const T* q = at(i, dm, dy) + off * NV;
@@ -140,21 +138,10 @@ __global__ void __launch_bounds__(32 * BY, MinBlocks) vector_streaming_sweep(con
         });
       });
     });
-    // The elements of other lanes' vectors a step reads, each fetched once: by shuffle
-    // from within the warp, or from the edge loads above (one shuffle per element, not
-    // per use: the 25-point reads the 4 floats beside it 10 times over).
     tessera::detail::static_for<W>([&](auto a) {
       tessera::detail::static_for<YW>([&](auto b) {
-        tessera::detail::static_for<NO>([&](auto c) {
-          tessera::detail::static_for<NV>([&](auto ee) {
-            constexpr int A = decltype(a)::value, B = decltype(b)::value, C = decltype(c)::value,
-                          E = decltype(ee)::value, off = C + OL;
-            if constexpr (off != 0 && rows_of::uses_elem(A + LO, B + YL, off, E, NV)) {
-              const T shuffled = __shfl_sync(0xffffffffu, rows[A][B].e[E], lane + off);
-              if (lane + off >= 0 && lane + off <= 31) beyond[A][B][C][E] = shuffled;
-            }
-          });
-        });
+        constexpr int A = decltype(a)::value, B = decltype(b)::value;
+        nb::template shuffle<A + LO, B + YL, false>(beyond[A][B], rows[A][B], lane);
       });
     });
     T acc[NV];
@@ -163,17 +150,9 @@ __global__ void __launch_bounds__(32 * BY, MinBlocks) vector_streaming_sweep(con
     tessera::detail::static_for<vs::size>([&](auto k) {
       constexpr int K = decltype(k)::value;
       constexpr int dm = vs::off(K, M), dy = has_y ? vs::off(K, 1) : 0, dx = vs::off(K, 2);
-      const V& r = rows[dm - LO][dy - YL];
       tessera::detail::static_for<NV>([&](auto jj) {
-        constexpr int j = decltype(jj)::value, t = j + dx;
-        T v;
-        if constexpr (t >= 0 && t < NV) {
-          v = r.e[t];
-        } else {
-          constexpr int off = rows_of::lane_of(t, NV), comp = t - off * NV;
-          v = beyond[dm - LO][dy - YL][off - OL][comp];
-        }
-        acc[j] += p.c[K] * v;
+        constexpr int j = decltype(jj)::value;
+        acc[j] += p.c[K] * nb::template element<j + dx>(rows[dm - LO][dy - YL], beyond[dm - LO][dy - YL]);
       });
     });
     T* o = out + i * oms;
