@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU acceptance run, one command on a CUDA host (offline works: carry .debs/):
 #   build with CUDA (sm_90 unless CMAKE_CUDA_ARCHITECTURES is set), run the whole test
-#   suite, run compute-sanitizer memcheck and racecheck over the CUDA test programs,
+#   suite, run compute-sanitizer memcheck, racecheck and initcheck over the whole CUDA
+#   suite (every test case of both CUDA test programs),
 #   run the demo and the benchmark driver. Logs go to $OUT (default ./gpu-logs).
 #   GPU_CHECK_SKIP_BENCH=1 skips the benchmark, GPU_CHECK_SKIP_SANITIZER=1 the sanitizers,
 #   GPU_CHECK_ONLY_BENCH=1 builds and runs only the benchmark driver;
@@ -39,12 +40,12 @@ ctest --test-dir "$build" -j "$(nproc)" --output-on-failure >"$out/ctest.log" 2>
 grep -E "tests passed|Skipped|\(Failed\)|Not Run|Total Test time" "$out/ctest.log" | head -40
 
 if [[ "${GPU_CHECK_SKIP_SANITIZER:-0}" != 1 ]]; then
-step "compute-sanitizer (memcheck, racecheck) on the CUDA test programs"
+step "compute-sanitizer (memcheck, racecheck, initcheck) on the CUDA test programs"
 # The allocation-failure test is left out: its cudaMalloc fails on purpose, and the
 # sanitizer counts every failed API call as an error. ctest above runs it.
 san() {  # tool program
   local log="$build/sanitizer-$1-$(basename "$2").log"
-  timeout 480 compute-sanitizer --tool "$1" --error-exitcode 3 "$2" \
+  timeout "${GPU_CHECK_SANITIZER_TIMEOUT:-540}" compute-sanitizer --tool "$1" --error-exitcode 3 "$2" \
     --test-case-exclude='*allocation that cannot succeed*' >"$log" 2>&1
   local rc=$?
   echo "$1 $(basename "$2"): exit $rc; $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)"
@@ -52,7 +53,7 @@ san() {  # tool program
   return $rc
 }
 pids=()
-for tool in memcheck racecheck; do
+for tool in memcheck racecheck initcheck; do
   for prog in test_cuda_cross_validation test_cuda_semantics; do
     san "$tool" "$build/tests/cuda/$prog" &
     pids+=($!)

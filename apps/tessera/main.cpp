@@ -3,48 +3,166 @@
 //   tessera             demo: a 3D 7-point Laplacian run with every policy in this build
 //                       (CUDA ones when a GPU is present), each validated against Kokkos
 //   tessera list        policies and shapes in this build, and the GPU if any
-//   tessera run ...     a problem (heat3d) with output files and validation; run --help
+//   tessera run ...     a problem (heat3d, poisson2d, wave2d); run --help
+//   tessera validate    every built-in shape with one policy against Kokkos
 //   tessera --help
 //
-// Exit codes: 0 success, 1 a run or validation failed, 2 bad usage.
-#include <chrono>
-#include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <string>
+// Options take their value as the next argument or after '=' (--size 64, --size=64).
+// Exit codes: 0 success, 1 a run or validation failed (or could not be done), 2 bad usage.
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <string>
 #include <vector>
 
-#include "policy_list.hpp"
-#include "run_2d.hpp"
-#include "validate_all.hpp"
+#include "memory.hpp"
+#include "policy_names.hpp"
+#include "problems.hpp"
 
 namespace ts = tessera;
 
 namespace {
 
 constexpr const char* usage =
-    "usage: tessera [demo | list | run ... | validate [--policy NAME] | bench ...] [--size N] [--help]\n"
+    "usage: tessera [demo] [--size N] [--policy NAME]\n"
+    "       tessera list\n"
+    "       tessera run --problem heat3d|poisson2d|wave2d [options]   (tessera run --help)\n"
+    "       tessera validate [--policy NAME] [--size N]\n"
+    "       tessera bench [ARGS]\n"
     "\n"
-    "  (no command), demo   Run a 3D 7-point Laplacian (2nd order) sweep\n"
-    "                       with every policy in this build and validate each against the\n"
+    "  (no command), demo   Run a 3D 7-point Laplacian (2nd order) sweep with every policy\n"
+    "                       in this build (or --policy NAME) and validate each against the\n"
     "                       Kokkos reference; prints a table. --size N sets the cube edge\n"
     "                       (default 96).\n"
     "  list                 Policies and shapes available in this build, and the GPU if any.\n"
     "  run                  Run a problem; `tessera run --help` for its options.\n"
-    "  bench [ARGS]         The performance driver (tessera-bench ARGS; --help for its options).\n"
     "  validate             Every built-in shape, float and double, swept by --policy NAME\n"
-    "                       (default automatic) and by Kokkos on random data; a table.\n"
+    "                       (default automatic) and by Kokkos on random data of awkward\n"
+    "                       extents (37x29x53, or N per axis with --size N); a table.\n"
+    "  bench [ARGS]         The performance driver (tessera-bench ARGS; --help for its options).\n"
     "\n"
+    "Options take their value as the next argument or after '=' (--size=64).\n"
     "Exit status: 0 success, 1 a run or validation failed, 2 bad usage.\n";
+
+constexpr const char* run_usage =
+    "usage: tessera run --problem heat3d|poisson2d|wave2d [--size N (64)] [--steps S (100)] [--tol E]\n"
+    "                   [--order 2|4|6|8]\n"
+    "                   [--precision float|double] [--policy NAME (automatic)]\n"
+    "                   [--boundary dirichlet|periodic|neumann] [--dt DT] [--input FILE.npy|FILE.vti]\n"
+    "                   [--output FILE.npy|FILE.vti] [--image FILE.png] [--validate]\n"
+    "\n"
+    "  heat3d: u_t = Laplacian(u) in the unit cube, explicit Euler, a hot Gaussian (or the\n"
+    "  --input field, whose shape sets the size); dt defaults to 0.9 x the stability limit\n"
+    "  and a larger one is refused. --validate repeats the run with kokkos:mdrange on the\n"
+    "  host and compares. Policy names: see `tessera list`.\n"
+    "  poisson2d: Laplacian(u) = f in the unit square, Dirichlet 0, f from the exact\n"
+    "  u = sin(pi x) sin(pi y); Jacobi until the residual is --tol x max|f| (default: 1e-10\n"
+    "  in double, 1e-5 in float, raised where rounding cannot reach it; --steps caps the\n"
+    "  iterations); reports the error against the exact solution.\n"
+    "  wave2d: u_tt = Laplacian(u), leapfrog, a Gaussian pulse at rest.\n"
+    "  Output and image paths are checked before the run; a --size whose views do not fit\n"
+    "  the machine's memory (or the GPU's) is refused before anything is allocated.\n";
+
+int usage_error(const std::string& msg, const char* text) {
+  std::fprintf(stderr, "tessera: %s\n\n%s", msg.c_str(), text);
+  return 2;
+}
+
+bool parse_int(const std::string& s, long lo, long hi, int& out) {
+  errno = 0;
+  char* end = nullptr;
+  const long v = std::strtol(s.c_str(), &end, 10);
+  if (s.empty() || *end != '\0' || errno == ERANGE || v < lo || v > hi) return false;
+  out = static_cast<int>(v);
+  return true;
+}
+
+/// The command-line arguments from `first` on, as (option, value) pairs: "--size=8" and
+/// "--size 8" both give ("--size", "8") for an option in `with_value`.
+struct argument {
+  std::string option;
+  std::optional<std::string> value;
+};
+/// Splits argv; returns "" or the usage error (an option without its value).
+std::string split_arguments(int argc, char** argv, int first, const std::vector<std::string>& with_value,
+                            std::vector<argument>& out) {
+  for (int i = first; i < argc; ++i) {
+    std::string a = argv[i];
+    std::optional<std::string> v;
+    if (const auto eq = a.find('='); a.starts_with("--") && eq != std::string::npos) {
+      v = a.substr(eq + 1);
+      a = a.substr(0, eq);
+    }
+    const bool wants = std::find(with_value.begin(), with_value.end(), a) != with_value.end();
+    if (wants && !v) {
+      if (i + 1 >= argc) return a + " needs a value";
+      v = argv[++i];
+    }
+    if (!wants && v) return a + " takes no value";
+    out.push_back({a, v});
+  }
+  return {};
+}
+
+std::string policy_list_text() {
+  std::string all;
+  for (const auto& nm : ts::app::policy_names()) all += " " + nm;
+  return all;
+}
+
+/// True when the named policy runs on a CUDA device (cuda:* always; automatic when a
+/// device is present).
+bool runs_on_gpu(const std::string& name) {
+  bool gpu = false;
+  ts::app::with_policy(name, [&](auto, auto tag) { gpu = !decltype(tag)::type::host_accessible; });
+  return gpu;
+}
+
+/// "" when `name` is a policy of this build that can run here; else why not.
+std::string policy_unavailable(const std::string& name) {
+  const auto names = ts::app::policy_names();
+  if (std::find(names.begin(), names.end(), name) == names.end())
+    return "unknown policy '" + name + "'; this build has:" + policy_list_text();
+  if (name.starts_with("cuda:") && !ts::app::cuda_device_present())
+    return "policy '" + name + "' runs on a CUDA device, and none was found (use host:parallel, or automatic)";
+  return {};
+}
+
+/// "" when `path` can be written (its folder exists and takes a new file); else why not.
+/// Checked before a run, so that hours of work are not lost to a typo in a file name.
+std::string unwritable(const std::string& path) {
+  if (path.empty()) return {};
+  const std::string probe = path + ".tmp-tessera";
+  std::FILE* f = std::fopen(probe.c_str(), "wb");
+  if (!f) return "cannot open '" + path + "' for writing (" + std::strerror(errno) + "): does the folder exist?";
+  std::fclose(f);
+  std::remove(probe.c_str());
+  if (std::filesystem::is_directory(path)) return "'" + path + "' is a folder; name a file";
+  return {};
+}
+
+/// Flushes stdout; a failed write (a full disk, a closed pipe) is an error, not silence.
+int finish(int status) {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "tessera: writing the output failed: %s\n", std::strerror(errno ? errno : EIO));
+    return 1;
+  }
+  return status;
+}
+
+// --- demo ----------------------------------------------------------------------------------
 
 struct row {
   std::string policy, space, status;
   double ms = 0, gcells = 0, rel_err = 0;
-  bool ok = false;
+  bool ok = false, allocation_failed = false;
 };
 
 template <class Space, class Policy>
@@ -79,50 +197,94 @@ row run_one(const Policy& policy, int n) {
     const auto report = ts::validate(policy, lap, u);
     r.rel_err = report.scaled_error;
     r.ok = report.passed;
-    r.status = report.passed ? "pass" : "FAIL (nonfinite " + std::to_string(report.result.nonfinite) +
-                                            " at " + report.result.worst_index_string() + ")";
+    r.status = report.passed ? "pass" : "FAIL: " + report.message;
+  } catch (const ts::allocation_error& e) {
+    r.allocation_failed = true;
+    r.status = std::string("could not allocate: ") + e.what();
   } catch (const ts::error& e) {
     r.status = std::string("error: ") + e.what();
   }
   return r;
 }
 
-int demo(int n) {
-  std::printf("tessera demo: 3D 7-point Laplacian (fd::laplacian<3, 2>), %dx%dx%d doubles, ghost 1\n",
-              n, n, n);
+/// Views a demo row holds at once: the host field, u and lap_u, validate's two outputs,
+/// Kokkos' staged input and output, and host mirrors of device views.
+ts::app::memory_need demo_need(int n, bool on_gpu) {
+  const auto one = ts::app::views_bytes<double, 3>(1, n, 1);
+  if (!one) return {};
+  return {*one * (on_gpu ? 5 : 7), *one * (on_gpu ? 4 : 0)};
+}
+
+int demo(int argc, char** argv, int first) {
+  std::vector<argument> args;
+  if (auto e = split_arguments(argc, argv, first, {"--size", "--policy"}, args); !e.empty())
+    return usage_error(e, usage);
+  int n = 96;
+  std::string only;
+  for (const auto& a : args) {
+    if (a.option == "--help" || a.option == "-h") return std::fputs(usage, stdout), finish(0);
+    if (a.option == "--size") {
+      if (!parse_int(*a.value, 1, 2048, n)) return usage_error("--size wants an integer in [1, 2048], got '" + *a.value + "'", usage);
+    } else if (a.option == "--policy") {
+      if (auto why = policy_unavailable(*a.value); !why.empty()) {
+        if (why.starts_with("unknown")) return usage_error(why, usage);
+        std::printf("tessera demo: SKIPPED: %s\n", why.c_str());
+        return finish(0);
+      }
+      only = *a.value;
+    } else {
+      return usage_error("unknown argument '" + a.option + "'", usage);
+    }
+  }
+  const bool gpu = ts::app::cuda_device_present() && (only.empty() || runs_on_gpu(only));
+  if (auto e = ts::app::check_memory("the demo", n, gpu, [&](int m) { return demo_need(m, gpu); }); !e.empty()) {
+    std::fprintf(stderr, "tessera: %s\n", e.c_str());
+    return 1;
+  }
+  std::printf("tessera demo: 3D 7-point Laplacian (fd::laplacian<3, 2>), %dx%dx%d doubles, ghost 1\n", n, n, n);
   std::printf("reference: kokkos:mdrange on %s; pass when max |difference| <= %.0e x S,\n"
               "S = sum|c| * max|u| (the scale of a sweep's rounding error)\n\n",
               ts::kokkos::execution_space_name().c_str(), ts::default_tolerance<double>());
   std::vector<row> rows;
-  ts::app::for_each_host_policy([&](auto p) { rows.push_back(run_one<ts::HostSpace>(p, n)); });
+  if (!only.empty()) {
+    ts::app::with_policy(only, [&](auto p, auto tag) { rows.push_back(run_one<typename decltype(tag)::type>(p, n)); });
+  } else {
+    ts::app::for_each_host_policy([&](auto p) { rows.push_back(run_one<ts::HostSpace>(p, n)); });
 #if TESSERA_ENABLE_CUDA
-  if (ts::app::cuda_device_present())
-    ts::app::for_each_cuda_policy([&](auto p) { rows.push_back(run_one<ts::CudaSpace>(p, n)); });
-  else
-    std::printf("(CUDA backend built, but no CUDA device found: GPU policies skipped)\n\n");
+    if (ts::app::cuda_device_present())
+      ts::app::for_each_cuda_policy([&](auto p) { rows.push_back(run_one<ts::CudaSpace>(p, n)); });
+    else
+      std::printf("SKIPPED: the GPU policies (CUDA backend built, but no CUDA device found)\n\n");
 #else
-  std::printf("(built without CUDA: GPU policies not available)\n\n");
+    std::printf("(built without CUDA: GPU policies not available)\n\n");
 #endif
-  std::printf("%-32s %-10s %10s %10s %12s  %s\n", "policy", "space", "ms/sweep", "GCells/s",
-              "error/scale", "vs Kokkos");
-  bool all_ok = true;
-  for (const auto& r : rows) {
-    std::printf("%-32s %-10s %10.3f %10.3f %12.2e  %s\n", r.policy.c_str(), r.space.c_str(), r.ms,
-                r.gcells, r.rel_err, r.status.c_str());
-    all_ok = all_ok && r.ok;
   }
-  std::printf("\n%s\n", all_ok ? "all policies agree with the Kokkos reference"
-                                : "SOME POLICIES FAILED validation");
-  return all_ok ? 0 : 1;
+  std::printf("%-32s %-10s %10s %10s %12s  %s\n", "policy", "space", "ms/sweep", "GCells/s", "error/scale",
+              "vs Kokkos");
+  int failed = 0, unallocated = 0;
+  for (const auto& r : rows) {
+    std::printf("%-32s %-10s %10.3f %10.3f %12.2e  %s\n", r.policy.c_str(), r.space.c_str(), r.ms, r.gcells,
+                r.rel_err, r.status.c_str());
+    failed += !r.ok && !r.allocation_failed;
+    unallocated += r.allocation_failed;
+  }
+  if (failed == 0 && unallocated == 0) std::printf("\nall policies agree with the Kokkos reference\n");
+  if (failed) std::printf("\nSOME POLICIES FAILED validation (%d of %zu)\n", failed, rows.size());
+  if (unallocated)
+    std::printf("\n%d of %zu policies could not allocate their views (out of memory, not a wrong result): "
+                "try a smaller --size\n",
+                unallocated, rows.size());
+  return finish(failed || unallocated ? 1 : 0);
 }
+
+// --- list ----------------------------------------------------------------------------------
 
 int list() {
   std::printf("policies in this build:\n");
   ts::app::for_each_host_policy([](auto p) { std::printf("  %s\n", decltype(p)::name().c_str()); });
 #if TESSERA_ENABLE_CUDA
   ts::app::for_each_cuda_policy([](auto p) { std::printf("  %s\n", decltype(p)::name().c_str()); });
-  const int dev = ts::cuda::device_count();
-  if (dev > 0)
+  if (ts::cuda::device_count() > 0)
     std::printf("GPU: %s\n", ts::cuda::device_description(0).c_str());
   else
     std::printf("GPU: none found (CUDA backend built; CUDA policies need a device)\n");
@@ -133,106 +295,134 @@ int list() {
               "        user-declared point lists; fd:: builds derivative and Laplacian stencils\n"
               "        of order 2, 4, 6, 8\n");
   std::printf("Kokkos reference: %s\n", ts::kokkos::execution_space_name().c_str());
-  return 0;
+  return finish(0);
 }
 
-constexpr const char* run_usage =
-    "usage: tessera run --problem heat3d|poisson2d|wave2d [--size N (64)] [--steps S (100)] [--tol E]\n"
-    "                   [--order 2|4|6|8]\n"
-    "                   [--precision float|double] [--policy NAME (automatic)]\n"
-    "                   [--boundary dirichlet|periodic|neumann] [--dt DT] [--input FILE.npy]\n"
-    "                   [--output FILE.npy|FILE.vti] [--image FILE.png] [--validate]\n"
-    "\n"
-    "  heat3d: u_t = Laplacian(u) in the unit cube, explicit Euler, a hot Gaussian (or the\n"
-    "  --input field, whose shape sets the size); dt defaults to 0.9 x the stability limit\n"
-    "  and a larger one is refused. --validate repeats the run with kokkos:mdrange on the\n"
-    "  host and compares. Policy names: see `tessera list`.\n"
-    "  poisson2d: Laplacian(u) = f in the unit square, Dirichlet 0, f from the exact\n"
-    "  u = sin(pi x) sin(pi y); Jacobi until the residual is --tol x max|f| (--steps caps\n"
-    "  the iterations); reports the error against the exact solution.\n"
-    "  wave2d: u_tt = Laplacian(u), leapfrog, a Gaussian pulse at rest.\n";
+// --- validate ------------------------------------------------------------------------------
 
-int usage_error(const std::string& msg, const char* text) {
-  std::fprintf(stderr, "tessera: %s\n\n%s", msg.c_str(), text);
-  return 2;
+int validate(int argc, char** argv, int first) {
+  std::vector<argument> args;
+  if (auto e = split_arguments(argc, argv, first, {"--size", "--policy"}, args); !e.empty())
+    return usage_error(e + " (validate)", usage);
+  std::string policy = "automatic";
+  int size = 0;
+  for (const auto& a : args) {
+    if (a.option == "--help" || a.option == "-h") return std::fputs(usage, stdout), finish(0);
+    if (a.option == "--policy") policy = *a.value;
+    else if (a.option == "--size") {
+      if (!parse_int(*a.value, 1, 2048, size)) return usage_error("--size wants an integer in [1, 2048], got '" + *a.value + "'", usage);
+    } else return usage_error("unknown argument '" + a.option + "' for validate", usage);
+  }
+  if (auto why = policy_unavailable(policy); !why.empty()) {
+    if (why.starts_with("unknown")) return usage_error(why, usage);
+    std::printf("tessera validate: SKIPPED: %s\n", why.c_str());
+    return finish(0);
+  }
+  const bool gpu = runs_on_gpu(policy);
+  // the largest grid: a 3D box of radius 2, in double; in, out, reference, Kokkos' two
+  // staged copies, and host mirrors of device views
+  auto need = [&](int m) -> ts::app::memory_need {
+    const auto one = ts::app::views_bytes<double, 3>(1, m, 4);
+    if (!one) return {};
+    return {*one * (gpu ? 5 : 6), *one * (gpu ? 3 : 0)};
+  };
+  if (size > 0)
+    if (auto e = ts::app::check_memory("tessera validate", size, gpu, need); !e.empty()) {
+      std::fprintf(stderr, "tessera: %s\n", e.c_str());
+      return 1;
+    }
+  std::printf("tessera validate: %s on %s against kokkos:mdrange (%s); random data, extents %s\n\n%-12s %-7s %12s  %s\n",
+              policy.c_str(), gpu ? "CudaSpace" : "HostSpace", ts::kokkos::execution_space_name().c_str(),
+              size > 0 ? ("N = " + std::to_string(size) + " per axis").c_str() : "53 / 29x53 / 37x29x53", "shape",
+              "type", "error/scale", "result");
+  const bool f = ts::app::validate_shapes<float>(policy, size);
+  const bool d = ts::app::validate_shapes<double>(policy, size);
+  std::printf("\n%s\n", f && d ? "every shape agrees with the Kokkos reference" : "SOME SHAPES FAILED");
+  return finish(f && d ? 0 : 1);
 }
 
-bool parse_int(const char* s, long lo, long hi, int& out) {
-  char* end = nullptr;
-  const long v = std::strtol(s, &end, 10);
-  if (*s == '\0' || *end != '\0' || v < lo || v > hi) return false;
-  out = static_cast<int>(v);
-  return true;
+// --- run -----------------------------------------------------------------------------------
+
+/// Views a run holds at once, by problem (see run_heat.hpp, run_2d.hpp): the host
+/// fields, the fields in the policy's space, and with --validate the reference run's.
+ts::app::memory_need run_need(const ts::app::run_options& o, int n, bool gpu) {
+  const bool single = o.precision == "float";
+  const bool is3d = o.problem == "heat3d";
+  const int g = is3d ? o.order / 2 : 1;
+  auto bytes = [&](int count) {
+    return is3d ? (single ? ts::app::views_bytes<float, 3>(count, n, g) : ts::app::views_bytes<double, 3>(count, n, g))
+                : (single ? ts::app::views_bytes<float, 2>(count, n, g) : ts::app::views_bytes<double, 2>(count, n, g));
+  };
+  // in the policy's space / on the host beside them / the validation's extra host views
+  const int space = o.problem == "heat3d" ? 2 : o.problem == "poisson2d" ? 4 : 3;
+  const int host = 2 + 2;  // the problem's host fields, and Kokkos' staged copies
+  const int check = o.validate ? space + 1 : 0;
+  const auto h = bytes(host + check + (gpu ? 0 : space)), d = bytes(gpu ? space : 0);
+  if (!h || !d) return {};
+  return {*h, *d};
 }
 
 int run_command(int argc, char** argv, int first) {
+  static const std::vector<std::string> with_value = {"--problem", "--size", "--steps", "--order", "--precision",
+                                                      "--policy", "--boundary", "--dt", "--input", "--output",
+                                                      "--image", "--tol"};
+  std::vector<argument> args;
+  if (auto e = split_arguments(argc, argv, first, with_value, args); !e.empty()) return usage_error(e, run_usage);
   ts::app::run_options o;
-  for (int i = first; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&](const char* what) -> const char* {
-      if (i + 1 >= argc) return nullptr;
-      (void)what;
-      return argv[++i];
-    };
-    if (a == "--help" || a == "-h") {
+  for (const auto& a : args) {
+    const std::string s = a.value.value_or("");
+    if (a.option == "--help" || a.option == "-h") {
       std::fputs(run_usage, stdout);
-      return 0;
-    } else if (a == "--validate") {
+      return finish(0);
+    } else if (a.option == "--validate") {
       o.validate = true;
-    } else if (a == "--problem" || a == "--size" || a == "--steps" || a == "--order" || a == "--precision" ||
-               a == "--policy" || a == "--boundary" || a == "--dt" || a == "--input" || a == "--output" ||
-               a == "--image" || a == "--tol") {
-      const char* v = value(a.c_str());
-      if (!v) return usage_error(a + " needs a value", run_usage);
-      const std::string s = v;
-      if (a == "--problem") {
-        if (s != "heat3d" && s != "poisson2d" && s != "wave2d")
-          return usage_error("unknown problem '" + s + "' (heat3d, poisson2d, wave2d)", run_usage);
-        o.problem = s;
-      } else if (a == "--size") {
-        if (!parse_int(v, 1, 2048, o.size)) return usage_error("--size wants an integer in [1, 2048], got '" + s + "'", run_usage);
-      } else if (a == "--steps") {
-        if (!parse_int(v, 0, 100000000, o.steps)) return usage_error("--steps wants an integer >= 0, got '" + s + "'", run_usage);
-        o.steps_given = true;
-      } else if (a == "--order") {
-        if (!parse_int(v, 2, 8, o.order) || o.order % 2) return usage_error("--order wants 2, 4, 6 or 8, got '" + s + "'", run_usage);
-      } else if (a == "--precision") {
-        if (s != "float" && s != "double") return usage_error("--precision wants float or double, got '" + s + "'", run_usage);
-        o.precision = s;
-      } else if (a == "--policy") {
-        const auto names = ts::app::policy_names();
-        if (std::find(names.begin(), names.end(), s) == names.end()) {
-          std::string all;
-          for (const auto& nm : names) all += " " + nm;
-          return usage_error("unknown policy '" + s + "'; this build has:" + all, run_usage);
-        }
-        o.policy = s;
-      } else if (a == "--boundary") {
-        if (s != "dirichlet" && s != "periodic" && s != "neumann")
-          return usage_error("--boundary wants dirichlet, periodic or neumann, got '" + s + "'", run_usage);
-        o.boundary = s;
-      } else if (a == "--dt") {
-        char* end = nullptr;
-        const double d = std::strtod(v, &end);
-        if (*end != '\0' || !(d > 0)) return usage_error("--dt wants a positive number, got '" + s + "'", run_usage);
-        o.dt = d;
-      } else if (a == "--input") {
-        o.input = s;
-      } else if (a == "--output") {
-        if (!s.ends_with(".npy") && !s.ends_with(".vti"))
-          return usage_error("--output wants a .npy or .vti file name, got '" + s + "'", run_usage);
-        o.output = s;
-      } else if (a == "--image") {
-        if (!s.ends_with(".png")) return usage_error("--image wants a .png file name, got '" + s + "'", run_usage);
-        o.image = s;
-      } else {
-        char* end = nullptr;
-        const double t = std::strtod(v, &end);
-        if (*end != '\0' || !(t > 0) || !(t < 1)) return usage_error("--tol wants a number in (0, 1), got '" + s + "'", run_usage);
-        o.tol = t;
-      }
+    } else if (a.option == "--problem") {
+      if (s != "heat3d" && s != "poisson2d" && s != "wave2d")
+        return usage_error("unknown problem '" + s + "' (heat3d, poisson2d, wave2d)", run_usage);
+      o.problem = s;
+    } else if (a.option == "--size") {
+      if (!parse_int(s, 1, 2048, o.size)) return usage_error("--size wants an integer in [1, 2048], got '" + s + "'", run_usage);
+    } else if (a.option == "--steps") {
+      if (!parse_int(s, 0, 100000000, o.steps)) return usage_error("--steps wants an integer >= 0, got '" + s + "'", run_usage);
+      o.steps_given = true;
+    } else if (a.option == "--order") {
+      if (!parse_int(s, 2, 8, o.order) || o.order % 2) return usage_error("--order wants 2, 4, 6 or 8, got '" + s + "'", run_usage);
+    } else if (a.option == "--precision") {
+      if (s != "float" && s != "double") return usage_error("--precision wants float or double, got '" + s + "'", run_usage);
+      o.precision = s;
+    } else if (a.option == "--policy") {
+      const auto names = ts::app::policy_names();
+      if (std::find(names.begin(), names.end(), s) == names.end())
+        return usage_error("unknown policy '" + s + "'; this build has:" + policy_list_text(), run_usage);
+      o.policy = s;
+    } else if (a.option == "--boundary") {
+      if (s != "dirichlet" && s != "periodic" && s != "neumann")
+        return usage_error("--boundary wants dirichlet, periodic or neumann, got '" + s + "'", run_usage);
+      o.boundary = s;
+    } else if (a.option == "--dt") {
+      char* end = nullptr;
+      const double d = std::strtod(s.c_str(), &end);
+      if (s.empty() || *end != '\0' || !(d > 0) || !std::isfinite(d))
+        return usage_error("--dt wants a positive number, got '" + s + "'", run_usage);
+      o.dt = d;
+    } else if (a.option == "--input") {
+      if (!s.ends_with(".npy") && !s.ends_with(".vti"))
+        return usage_error("--input wants a .npy or .vti file name, got '" + s + "'", run_usage);
+      o.input = s;
+    } else if (a.option == "--output") {
+      if (!s.ends_with(".npy") && !s.ends_with(".vti"))
+        return usage_error("--output wants a .npy or .vti file name, got '" + s + "'", run_usage);
+      o.output = s;
+    } else if (a.option == "--image") {
+      if (!s.ends_with(".png")) return usage_error("--image wants a .png file name, got '" + s + "'", run_usage);
+      o.image = s;
+    } else if (a.option == "--tol") {
+      char* end = nullptr;
+      const double t = std::strtod(s.c_str(), &end);
+      if (s.empty() || *end != '\0' || !(t > 0) || !(t < 1)) return usage_error("--tol wants a number in (0, 1), got '" + s + "'", run_usage);
+      o.tol = t;
     } else {
-      return usage_error("unknown argument '" + a + "'", run_usage);
+      return usage_error("unknown argument '" + a.option + "'", run_usage);
     }
   }
   if (o.problem != "heat3d" && o.order != 2)
@@ -241,9 +431,34 @@ int run_command(int argc, char** argv, int first) {
     return usage_error("poisson2d solves with Dirichlet boundaries (periodic/Neumann Poisson problems are singular)", run_usage);
   if (o.tol && o.problem != "poisson2d") return usage_error("--tol applies to poisson2d", run_usage);
   if (!o.input.empty() && o.problem != "heat3d") return usage_error("--input applies to heat3d", run_usage);
+  // Everything that can be known before the run is checked before it.
+  for (const auto& path : {o.output, o.image})
+    if (auto why = unwritable(path); !why.empty()) {
+      std::fprintf(stderr, "tessera run: %s\n", why.c_str());
+      return 1;
+    }
+  if (auto why = policy_unavailable(o.policy); !why.empty()) {
+    std::fprintf(stderr, "tessera run: %s\n", why.c_str());
+    return 1;
+  }
+  if (o.input.empty()) {
+    const bool gpu = runs_on_gpu(o.policy);
+    if (auto e = ts::app::check_memory(o.problem + " (" + o.precision + ")", o.size, gpu,
+                                       [&](int n) { return run_need(o, n, gpu); });
+        !e.empty()) {
+      std::fprintf(stderr, "tessera run: %s\n", e.c_str());
+      return 1;
+    }
+  }
   try {
-    return ts::app::run_problem(o);
+    const bool single = o.precision == "float";
+    int status;
+    if (o.problem == "poisson2d") status = single ? ts::app::run_poisson2d<float>(o) : ts::app::run_poisson2d<double>(o);
+    else if (o.problem == "wave2d") status = single ? ts::app::run_wave2d<float>(o) : ts::app::run_wave2d<double>(o);
+    else status = single ? ts::app::run_heat3d<float>(o) : ts::app::run_heat3d<double>(o);
+    return finish(status);
   } catch (const std::exception& e) {
+    std::fflush(stdout);
     std::fprintf(stderr, "tessera run: %s\n", e.what());
     return 1;
   }
@@ -251,76 +466,48 @@ int run_command(int argc, char** argv, int first) {
 
 }  // namespace
 
+double tessera::app::poisson_default_tolerance(bool single_precision, int n) {
+  const double eps = single_precision ? 1.1920928955078125e-07 : 2.220446049250313e-16;
+  const double floor = 4 * eps * (n + 1.0) * (n + 1.0) / (2 * 9.869604401089358);
+  return std::max(single_precision ? 1e-5 : 1e-10, 10 * floor);
+}
+
 int main(int argc, char** argv) {
-  if (argc > 1 && std::string(argv[1]) == "run") return run_command(argc, argv, 2);
-  if (argc > 1 && std::string(argv[1]) == "bench") {
-    // The performance driver is its own program (perf/, built with the CUDA backend);
-    // `tessera bench ARGS` runs it with ARGS, looked up beside this program (installed)
-    // or in the build tree.
-    std::error_code ec;
-    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path();
-    for (const auto& cand : {self / "tessera-bench", self / ".." / ".." / "perf" / "tessera-bench"}) {
-      if (std::filesystem::exists(cand, ec)) {
-        std::vector<char*> args;
-        std::string prog = cand.string();
-        args.push_back(prog.data());
-        for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
-        args.push_back(nullptr);
-        execv(prog.c_str(), args.data());
-        std::fprintf(stderr, "tessera bench: cannot run %s\n", prog.c_str());
-        return 1;
-      }
+  const std::string cmd = argc > 1 ? argv[1] : "";
+  try {
+    if (cmd == "run") return run_command(argc, argv, 2);
+    if (cmd == "validate") return validate(argc, argv, 2);
+    if (cmd == "list") {
+      if (argc > 2) return usage_error(std::string("list takes no arguments, got '") + argv[2] + "'", usage);
+      return list();
     }
-    std::fprintf(stderr, "tessera bench: the benchmark driver tessera-bench is not in this build (it needs the CUDA "
-                         "backend: configure with nvcc available)\n");
-    return 1;
-  }
-  if (argc > 1 && std::string(argv[1]) == "validate") {
-    std::string policy = "automatic";
-    for (int i = 2; i < argc; ++i) {
-      const std::string a = argv[i];
-      if (a == "--policy" && i + 1 < argc) policy = argv[++i];
-      else if (a == "--help" || a == "-h") return std::fputs(usage, stdout), 0;
-      else return usage_error("unknown argument '" + a + "' for validate", usage);
-    }
-    try {
-      const int rc = ts::app::validate_all(policy);
-      if (rc == 2) {
-        std::string all;
-        for (const auto& nm : ts::app::policy_names()) all += " " + nm;
-        return usage_error("unknown policy '" + policy + "'; this build has:" + all, usage);
+    if (cmd == "bench") {
+      // The performance driver is its own program (perf/, built with the CUDA backend);
+      // `tessera bench ARGS` runs it with ARGS, looked up beside this program (installed)
+      // or in the build tree.
+      std::error_code ec;
+      const auto self = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path();
+      for (const auto& cand : {self / "tessera-bench", self / ".." / ".." / "perf" / "tessera-bench"}) {
+        if (std::filesystem::exists(cand, ec)) {
+          std::vector<char*> args;
+          std::string prog = cand.string();
+          args.push_back(prog.data());
+          for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+          args.push_back(nullptr);
+          execv(prog.c_str(), args.data());
+          std::fprintf(stderr, "tessera bench: cannot run %s\n", prog.c_str());
+          return 1;
+        }
       }
-      return rc;
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "tessera validate: %s\n", e.what());
+      std::fprintf(stderr, "tessera bench: the benchmark driver tessera-bench is not in this build (it needs the CUDA "
+                           "backend: configure with nvcc available)\n");
       return 1;
     }
-  }
-  std::string cmd = "demo";
-  int n = 96;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      std::fputs(usage, stdout);
-      return 0;
-    } else if (a == "--size" && i + 1 < argc) {
-      char* end = nullptr;
-      const long v = std::strtol(argv[++i], &end, 10);
-      if (*end != '\0' || v < 1 || v > 2048) {
-        std::fprintf(stderr, "tessera: --size wants an integer in [1, 2048], got '%s'\n", argv[i]);
-        return 2;
-      }
-      n = static_cast<int>(v);
-    } else if (a == "list" || a == "demo") {
-      cmd = a;
-    } else {
-      std::fprintf(stderr, "tessera: unknown argument '%s'\n\n%s", a.c_str(), usage);
-      return 2;
-    }
-  }
-  try {
-    return cmd == "list" ? list() : demo(n);
+    if (cmd == "demo") return demo(argc, argv, 2);
+    if (cmd.empty() || cmd.starts_with("-")) return demo(argc, argv, 1);
+    return usage_error("unknown command '" + cmd + "'", usage);
   } catch (const std::exception& e) {
+    std::fflush(stdout);
     std::fprintf(stderr, "tessera: %s\n", e.what());
     return 1;
   }

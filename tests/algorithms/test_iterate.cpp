@@ -38,7 +38,7 @@ TEST_CASE("fill_ghosts: bad boundary conditions are rejected with the view and t
   CHECK(v(-2, -2) == 1.f);
 }
 
-TEST_CASE("iterate: zero steps returns u untouched; negative steps and aliasing are rejected") {
+TEST_CASE("iterate: zero steps returns u untouched, negative steps and aliasing are rejected") {
   ts::View<double, 2> u("u", ts::extents{6, 6}, 1), s("s", u.layout());
   fill_random(u, 4);
   const auto st = random_stencil<ts::star<2, 1>, double>(5);

@@ -140,3 +140,34 @@ TEST_CASE("a deliberately wrong coefficient is caught by validate") {
   CHECK(report.passed);
   CHECK(report.reference.find("kokkos:mdrange") != std::string::npos);
 }
+
+TEST_CASE("validate fails on NaN or infinite coefficients or input, saying which") {
+  ts::View<double, 2> in("in", ts::extents{9, 11}, 1);
+  fill_random(in, 21);
+  auto st = random_stencil<ts::star<2, 1>, double>(22);
+  REQUIRE(ts::validate(ts::host::serial{}, st, in).passed);
+
+  auto bad = st;
+  bad[3] = std::numeric_limits<double>::quiet_NaN();
+  auto r = ts::validate(ts::host::serial{}, bad, in);
+  CHECK_FALSE(r.passed);
+  CHECK(r.message.find("coefficient 3 of the stencil is nan") != std::string::npos);
+  bad[3] = std::numeric_limits<double>::infinity();
+  CHECK(ts::validate(ts::host::serial{}, bad, in).message.find("coefficient 3 of the stencil is inf") != std::string::npos);
+
+  // an infinite ghost value the star never reads would make the scale infinite and every
+  // error look like zero: refused, not passed
+  in(-1, -1) = std::numeric_limits<double>::infinity();
+  r = ts::validate(ts::host::serial{}, st, in);
+  CHECK_FALSE(r.passed);
+  CHECK(r.message.find("holds NaN or infinite values") != std::string::npos);
+  CHECK(r.message.find("'in'") != std::string::npos);
+  in(-1, -1) = 0;
+  in(4, 5) = std::numeric_limits<double>::quiet_NaN();
+  r = ts::validate(ts::host::parallel{}, st, in);
+  CHECK_FALSE(r.passed);
+  CHECK(r.message.find("holds NaN or infinite values") != std::string::npos);
+  CHECK(std::isinf(ts::max_abs_including_ghosts(in)));
+  CHECK_THROWS_WITH_AS(ts::validate(ts::host::serial{}, st, in, -1.0), doctest::Contains("tolerance -1"),
+                       ts::invalid_argument_error);
+}

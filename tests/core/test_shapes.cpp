@@ -60,7 +60,7 @@ TEST_CASE("shape names") {
   CHECK(ts::shape_name<anonymous_shape>() == "custom<rank 2, 2 points>");
 }
 
-TEST_CASE("stencil: braced coefficients per point; a run-time list of the wrong length throws") {
+TEST_CASE("stencil: braced coefficients per point, a run-time list of the wrong length throws") {
   auto lap = ts::stencil(ts::star<3, 1>{}, {-6.f, 1.f, 1.f, 1.f, 1.f, 1.f, 1.f});
   static_assert(std::is_same_v<decltype(lap), ts::stencil<ts::star<3, 1>, float>>);
   CHECK(lap[0] == -6.f);

@@ -1,5 +1,7 @@
 // core: extents, layouts, views, accessors, deep_copy and mirrors.
 #include <cstdint>
+#include <limits>
+#include <string>
 #include <doctest/doctest.h>
 
 #include <type_traits>
@@ -48,7 +50,7 @@ TEST_CASE("layout: negative extents or ghost widths are rejected with the values
                        ts::invalid_argument_error);
 }
 
-TEST_CASE("view: labelled, zero-initialised, reference-counted; host indexing reaches ghosts") {
+TEST_CASE("view: labelled, zero-initialised, reference-counted, host indexing reaches ghosts") {
   ts::View<double, 3> u("u", ts::extents{3, 4, 5}, 1);
   CHECK(u.label() == "u");
   CHECK(u.size() == 60);
@@ -56,10 +58,14 @@ TEST_CASE("view: labelled, zero-initialised, reference-counted; host indexing re
   int nonzero = 0;
   ts::test::for_each_point<3>(u.extents(), 1, [&](auto... i) { nonzero += u(i...) != 0.0; });
   CHECK(nonzero == 0);
+  // Ghosts sit inside the allocation at the offsets the padded layout gives: the first
+  // after the row's left padding, the last before the last row's right padding.
+  const auto& l = u.layout();
   u(-1, -1, -1) = 1.5;
   u(3, 4, 5) = 2.5;
-  CHECK(u.data()[0] == 1.5);
-  CHECK(u.data()[u.layout().span() - 1] == 2.5);
+  CHECK(u.data()[l.pad_left()] == 1.5);
+  CHECK(u.data()[l.span() - l.stride(1) + l.pad_left() + 5 + 2 * 1 - 1] == 2.5);
+  CHECK(l.pad_left() + 5 + 2 <= l.stride(1));
   {
     auto copy = u;
     CHECK(u.use_count() == 2);
@@ -88,3 +94,61 @@ TEST_CASE("deep_copy copies ghosts too and rejects mismatched layouts naming bot
   CHECK(m.data() != a.data());
 }
 
+
+TEST_CASE("sizes that overflow 64 bits are refused with the view's name and extents, before allocating") {
+  // one axis of 2^62 floats: 2^64 bytes
+  CHECK_THROWS_WITH_AS((ts::View<float, 1>("x", ts::extents<1>{std::int64_t{1} << 62}, 0)),
+                       doctest::Contains("view 'x' (interior 4611686018427387904"), ts::invalid_argument_error);
+  // an element count of 2^64 (which plain 64-bit arithmetic would wrap to 0)
+  const ts::extents<3> wraps{std::int64_t{1} << 21, std::int64_t{1} << 21, std::int64_t{1} << 22};
+  CHECK_FALSE(wraps.checked_size().has_value());
+  CHECK_THROWS_WITH_AS((ts::View<float, 3>("big", wraps, 1)), doctest::Contains("2097152x2097152x4194304"),
+                       ts::invalid_argument_error);
+  CHECK_THROWS_WITH_AS((ts::View<float, 3>("big", wraps, 1)), doctest::Contains("'big'"), ts::invalid_argument_error);
+  // strides overflow although the interior is empty
+  CHECK_THROWS_AS((ts::layout<3>(ts::extents{std::int64_t{1} << 40, std::int64_t{1} << 40, 0}, 1)),
+                  ts::invalid_argument_error);
+  // ghosts push a representable interior over the edge
+  const std::int64_t max = std::numeric_limits<std::int64_t>::max();
+  CHECK_THROWS_AS((ts::layout<1>(ts::extents<1>{max - 1}, 1)), ts::invalid_argument_error);
+  CHECK_THROWS_AS((ts::layout<1>(ts::extents<1>{max - 10}, 0, 32)), ts::invalid_argument_error);  // row padding
+  // the largest sizes that fit are still accepted as layouts (never allocated here)
+  CHECK(ts::layout<1>(ts::extents<1>{max / 2}, 0).span() == max / 2);
+  CHECK(ts::extents<3>{3, 4, 5}.checked_size() == 60);
+  CHECK_FALSE((ts::extents<2>{-1, 5}.checked_size().has_value()));
+}
+
+TEST_CASE("a default-constructed view answers questions and every algorithm refuses it by name") {
+  ts::View<double, 3> none;
+  CHECK_FALSE(none.allocated());
+  CHECK(none.size() == 0);
+  CHECK(none.label().empty());
+  CHECK(none.data() == nullptr);
+  CHECK(none.describe() == "an unallocated (default-constructed) HostSpace view");
+  CHECK(none.extents() == ts::extents<3>{0, 0, 0});
+  CHECK(none.accessor().origin == nullptr);
+  ts::View<double, 3> u("u", ts::extents{4, 4, 4}, 1);
+  const auto st = ts::stencil(ts::star<3, 1>{}, {-6.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0});
+  auto names_it = [](auto&& call, const char* who, const char* role) {
+    CAPTURE(who);
+    try {
+      call();
+      FAIL("no error");
+    } catch (const ts::invalid_argument_error& e) {
+      const std::string m = e.what();
+      CHECK_MESSAGE(m.find(who) != std::string::npos, m);
+      CHECK_MESSAGE(m.find(std::string("the ") + role + " is an unallocated") != std::string::npos, m);
+    }
+  };
+  names_it([&] { ts::apply(ts::host::serial{}, st, none, u); }, "tessera::apply(host:serial", "input");
+  names_it([&] { ts::apply(ts::host::parallel{}, st, u, none); }, "tessera::apply(host:parallel", "output");
+  names_it([&] { (void)ts::validate(ts::host::serial{}, st, none); }, "tessera::validate", "input");
+  names_it([&] { (void)ts::compare(none, u); }, "tessera::compare", "compared view");
+  names_it([&] { (void)ts::compare(u, none); }, "tessera::compare", "reference");
+  names_it([&] { (void)ts::norm_max(none); }, "tessera::norm_max", "view");
+  names_it([&] { (void)ts::dot(u, none); }, "tessera::dot", "second view");
+  names_it([&] { ts::deep_copy(none, u); }, "tessera::deep_copy", "destination");
+  names_it([&] { ts::fill_ghosts(none, ts::boundary_conditions<3>::uniform(ts::boundary::periodic())); },
+           "tessera::fill_ghosts", "view");
+  names_it([&] { (void)ts::iterate(ts::host::serial{}, st, u, none, 0); }, "tessera::iterate", "scratch view");
+}

@@ -199,7 +199,7 @@ TEST_CASE("cuda::automatic runs the table's choice, else tunes once per case and
   CHECK(r.policy == "cuda:pipelined");
 }
 
-TEST_CASE("apply on a user stream; results visible after synchronising it") {
+TEST_CASE("apply on a user stream, results visible after synchronising it") {
   TESSERA_REQUIRE_CUDA_DEVICE();
   cudaStream_t s = nullptr;
   REQUIRE(cudaStreamCreate(&s) == cudaSuccess);
@@ -247,7 +247,7 @@ bool agrees_on_layout(const Policy& policy, const ts::stencil<S, float>& st, con
   return ts::compare(out_h, ref).passed(ts::default_tolerance<float>());
 }
 
-TEST_CASE("pipelined and vector_streaming refuse rows off 16-byte boundaries; automatic then takes another strategy") {
+TEST_CASE("pipelined and vector_streaming refuse rows off 16-byte boundaries, automatic then takes another strategy") {
   TESSERA_REQUIRE_CUDA_DEVICE();
   const auto st = random_stencil<ts::star<3, 1>, float>(4);
   // Rows of 53 + 2 floats, unpadded: the interiors start on 4-byte boundaries only.
@@ -308,7 +308,7 @@ TEST_CASE("compare on the device equals compare on the host, NaN included") {
   CHECK(ts::compare(f, g).max_abs_error == 0);
 }
 
-TEST_CASE("validate a CUDA policy against Kokkos; the portable automatic runs anywhere") {
+TEST_CASE("validate a CUDA policy against Kokkos, the portable automatic runs anywhere") {
   TESSERA_REQUIRE_CUDA_DEVICE();
   ts::View<float, 3> in_h("in", ts::extents{37, 29, 53}, 2);
   fill_random(in_h, 9);

@@ -82,7 +82,7 @@ TEST_CASE("plan: blocks above 1024 threads are refused") {
   CHECK(contains(t.reason, "4096 threads"));
 }
 
-TEST_CASE("plan: shared memory above the device limit is refused; above 48 KiB opts in") {
+TEST_CASE("plan: shared memory above the device limit is refused, above 48 KiB opts in") {
   // coarsened star<3,4> double keeps 9 planes of 32x32: 72 KiB, above 48 KiB, below 227 KiB
   const auto p = cu::make_plan<ts::star<3, 4>, double>(cu::coarsened<>{}, ts::extents{64, 64, 64}, h100);
   REQUIRE(p.ok());
@@ -137,7 +137,7 @@ TEST_CASE("plan: 2D marching kernels march along y with a 1D block") {
   CHECK(p.shared_bytes == 5 * 256 * sizeof(float));
 }
 
-TEST_CASE("plan: shared_streaming stores a ring of planes; chunk fills the device; 1D is refused") {
+TEST_CASE("plan: shared_streaming stores a ring of planes, chunk fills the device, 1D is refused") {
   // star: only the centre plane is stored, 2 slots of (4 * 4 + 2) x (128 + 2)
   auto p = cu::make_plan<ts::star<3, 1>, float>(cu::shared_streaming<>{}, ts::extents{512, 512, 512}, h100);
   REQUIRE(p.ok());
@@ -246,7 +246,7 @@ TEST_CASE("plan: pipelined rings the shape's planes plus those in flight, x-halo
   CHECK(contains(huge.reason, "32-bit"));
 }
 
-TEST_CASE("plan: streaming has no halo threads and serves boxes; 1D is refused") {
+TEST_CASE("plan: streaming has no halo threads and serves boxes, 1D is refused") {
   const auto p = cu::make_plan<ts::box<3, 2>, float>(cu::streaming<>{}, ts::extents{37, 29, 53}, h100);
   REQUIRE(p.ok());
   CHECK((p.block[0] == 32 && p.block[1] == 8 && p.block[2] == 1));
@@ -262,7 +262,7 @@ TEST_CASE("plan: streaming has no halo threads and serves boxes; 1D is refused")
   CHECK(contains(one.reason, "cuda::naive"));
 }
 
-TEST_CASE("plan: vector_streaming gives a lane one 16-byte vector, a warp a row; short chunks; 1D is refused") {
+TEST_CASE("plan: vector_streaming gives a lane one 16-byte vector, a warp a row, short chunks, 1D is refused") {
   // 3D: a warp covers 32 x 4 floats of one row; 8 warps = 8 rows; 4 planes for a reach of 1
   const auto p = cu::make_plan<ts::star<3, 1>, float>(cu::vector_streaming<>{}, ts::extents{37, 29, 300}, h100);
   REQUIRE(p.ok());
@@ -305,7 +305,7 @@ TEST_CASE("plan: vector_streaming gives a lane one 16-byte vector, a warp a row;
   CHECK(contains(one.reason, "cuda::naive"));
 }
 
-TEST_CASE("tuning table: parsed, nearest size looked up, bad rows named; automatic plans the table's choice") {
+TEST_CASE("tuning table: parsed, nearest size looked up, bad rows named, automatic plans the table's choice") {
   const std::string text =
       "# comment\n"
       "device,shape_class,rank,radius,precision,points_log2,policy,note\n"

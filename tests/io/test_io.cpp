@@ -11,6 +11,8 @@
 #include <tessera/io/png.hpp>
 #include <tessera/io/vti.hpp>
 
+#include "../support/hostile_files.hpp"
+#include "../support/scratch_files.hpp"
 #include "../support/test_support.hpp"
 
 namespace ts = tessera;
@@ -19,19 +21,6 @@ namespace fs = std::filesystem;
 using namespace ts::test;
 
 namespace {
-std::string scratch_path(const std::string& name) {
-  const auto dir = fs::temp_directory_path() / "tessera-tests";
-  fs::create_directories(dir);
-  return (dir / name).string();
-}
-std::string slurp(const std::string& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
-void spit(const std::string& p, const std::string& bytes) {
-  std::ofstream f(p, std::ios::binary | std::ios::trunc);
-  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
 template <class T, int Rank>
 void round_trip(const ts::extents<Rank>& e) {
   ts::View<T, Rank> v("v", e, 2);
@@ -81,6 +70,8 @@ TEST_CASE("npy: bad files give clear errors") {
   CHECK_THROWS_WITH_AS((io::read_npy<float, 2>(bad, "x", 0)), doctest::Contains("truncated"), io::io_error);
   spit(bad, b.substr(0, 30));
   CHECK_THROWS_WITH_AS((io::read_npy<float, 2>(bad, "x", 0)), doctest::Contains("truncated in its header"), io::io_error);
+  CHECK_THROWS_WITH_AS((io::read_npy<float, 2>(fs::temp_directory_path().string(), "x", 0)),
+                       doctest::Contains("is a directory"), io::io_error);
   std::string fortran = b;
   fortran.replace(fortran.find("False"), 5, "True ");
   spit(bad, fortran);
@@ -93,7 +84,7 @@ TEST_CASE("vti: extents, type, and a raw payload of the interior in x-fastest or
   const auto p = scratch_path("f.vti");
   io::write_vti(p, v, "temperature", 0.5);
   const std::string b = slurp(p);
-  CHECK(b.find("WholeExtent=\"0 3 0 2 0 1\"") != std::string::npos);
+  CHECK(b.find("WholeExtent=\"0 3 0 2 0 1\" Origin=\"0 0 0\" Spacing=\"0.5 0.5 0.5\"") != std::string::npos);
   CHECK(b.find("type=\"Float32\" Name=\"temperature\"") != std::string::npos);
   const auto start = b.find("<AppendedData encoding=\"raw\">\n_") + std::string("<AppendedData encoding=\"raw\">\n_").size();
   std::uint64_t bytes = 0;
@@ -173,4 +164,80 @@ TEST_CASE("heat_step: a time step above the stability limit is refused with the 
                        ts::invalid_argument_error);
   // higher orders have a larger spectral radius: 16/3 per axis at order 4
   CHECK(ts::heat_stability_limit<1, 4>(1.0, ts::array<double, 1>{1.0}) == doctest::Approx(2.0 / (16.0 / 3)));
+}
+
+TEST_CASE("hostile files: every class of defect is an io_error naming the file, before any allocation") {
+  for (const auto& h : hostile_files()) {
+    CAPTURE(h.name);
+    const auto p = scratch_path(h.name);
+    spit(p, h.bytes);
+    const bool npy = h.name.ends_with(".npy");
+    try {
+      if (npy) (void)io::read_npy<float, 3>(p, "x", 1);
+      else (void)io::read_vti<float, 3>(p, "x", 1);
+      FAIL("read without an error");
+    } catch (const io::io_error& e) {
+      const std::string m = e.what();
+      CHECK(m.find(std::string(npy ? "tessera::read_npy: '" : "tessera::read_vti: '") + p + "'") == 0);
+      CHECK_MESSAGE(m.find(h.expected) != std::string::npos, m);
+    }
+  }
+}
+
+TEST_CASE("npy: the strict header accepts what numpy writes (versions 1-3, either quote, spacing)") {
+  const auto p = scratch_path("numpy.npy");
+  const std::string payload = float_payload(24);
+  for (int major : {1, 2, 3}) {
+    spit(p, npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3, 4), }", payload, major));
+    const auto v = io::read_npy<float, 3>(p, "v", 1);
+    CHECK(v.extents() == ts::extents{2, 3, 4});
+    CHECK(v(0, 0, 0) == 0.5f);
+    CHECK(v(1, 2, 3) == 23.5f);
+  }
+  // key order free, double quotes, no trailing comma, a 1-tuple
+  spit(p, npy_bytes("{\"shape\": (24,), \"descr\": \"<f4\", \"fortran_order\": False}", payload));
+  const auto w = io::read_npy<float, 1>(p, "w", 0);
+  CHECK(w.extents() == ts::extents<1>{24});
+  CHECK(w(23) == 23.5f);
+  spit(p, npy_bytes(npy_dict("<f4", "True", "(2, 3, 4)"), payload));
+  CHECK_THROWS_WITH_AS((io::read_npy<float, 3>(p, "x", 0)), doctest::Contains("Fortran order"), io::io_error);
+}
+
+TEST_CASE("vti: spacing and origin round trip at full precision, BigEndian and UInt32 headers are read") {
+  ts::View<double, 3> v("v", ts::extents{3, 4, 5}, 1);
+  fill_random(v, 11);
+  const auto p = scratch_path("geo.vti");
+  const ts::array<double, 3> h{1.0 / 4, 1.0 / 5, 1.0 / 6};
+  io::write_vti(p, v, "u", io::grid_geometry<3>::cell_centred_unit_box(h));
+  CHECK(slurp(p).find("Origin=\"0.16666666666666666 0.2 0.25\"") != std::string::npos);
+  io::grid_geometry<3> g;
+  const auto back = io::read_vti<double, 3>(p, "back", 0, &g);
+  CHECK(ts::compare(back, v).max_abs_error == 0);
+  for (int d = 0; d < 3; ++d) {
+    CHECK(g.spacing[d] == h[d]);  // exact: the shortest round-trip decimal
+    CHECK(g.origin[d] == h[d]);
+  }
+  // the same data big-endian, with a 4-byte count
+  std::string payload;
+  for (int i = 0; i < 24; ++i) {
+    const float f = 0.25f * static_cast<float>(i) - 2;
+    const char* b = reinterpret_cast<const char*>(&f);
+    payload += std::string{b[3], b[2], b[1], b[0]};
+  }
+  const std::string be_count{'\0', '\0', '\0', static_cast<char>(96)};
+  spit(p, vti_bytes("0 3 0 2 0 1", "byte_order=\"BigEndian\" header_type=\"UInt32\"", be_count, payload));
+  const auto f = io::read_vti<float, 3>(p, "f", 1);
+  CHECK(f.extents() == ts::extents{2, 3, 4});
+  CHECK(f(0, 0, 0) == -2.0f);
+  CHECK(f(0, 0, 1) == -1.75f);
+  CHECK(f(1, 2, 3) == 0.25f * 23 - 2);
+  CHECK_THROWS_WITH_AS(io::write_vti(p, v, "a\"b"), doctest::Contains("array name"), io::io_error);
+}
+
+TEST_CASE("writers refuse an unallocated view by name") {
+  ts::View<float, 2> none;
+  CHECK_THROWS_WITH_AS(io::write_npy(scratch_path("n.npy"), none), doctest::Contains("unallocated"),
+                       ts::invalid_argument_error);
+  CHECK_THROWS_WITH_AS(io::write_vti(scratch_path("n.vti"), none), doctest::Contains("unallocated"),
+                       ts::invalid_argument_error);
 }

@@ -104,8 +104,11 @@ comparison compare_accessors(const view_accessor<const T, Rank>& a, const view_a
 
 namespace {
 template <class T>
-struct abs_value {
-  __host__ __device__ double operator()(T v) const { return fabs(static_cast<double>(v)); }
+struct abs_value {  // NaN counts as +infinity: a non-finite element must not vanish in fmax
+  __host__ __device__ double operator()(T v) const {
+    const double a = fabs(static_cast<double>(v));
+    return a == a ? a : HUGE_VAL;
+  }
 };
 struct maximum {
   __host__ __device__ double operator()(double a, double b) const { return fmax(a, b); }

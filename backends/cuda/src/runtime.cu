@@ -28,6 +28,15 @@ std::string device_description(int device) {
          std::to_string(p.multiProcessorCount) + " SMs, " + mem + " GiB)";
 }
 
+memory_info device_memory() {
+  memory_info m;
+  if (device_count() == 0 || cudaMemGetInfo(&m.free, &m.total) != cudaSuccess) {
+    cudaGetLastError();
+    return {};
+  }
+  return m;
+}
+
 const device_limits& current_device_limits() {
   static std::mutex mu;
   static std::vector<std::unique_ptr<device_limits>> cache;

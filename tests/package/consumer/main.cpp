@@ -17,6 +17,6 @@ int main() {
     std::printf("consumer: FAILED (rel error %g, v = %g)\n", r.result.max_rel_error, v(4, 5, 6));
     return 1;
   }
-  std::printf("consumer: 7-point sweep matches the Kokkos reference (rel error %g)\n",
-              r.result.max_rel_error);
+  std::printf("consumer: 7-point sweep matches the Kokkos reference (Kokkos %d on %s, rel error %g)\n",
+              KOKKOS_VERSION, ts::kokkos::execution_space_name().c_str(), r.result.max_rel_error);
 }

@@ -7,6 +7,7 @@
 #include "tessera/core/boundary.hpp"
 #include "tessera/core/errors.hpp"
 #include "tessera/core/view.hpp"
+#include "tessera/core/view_checks.hpp"
 #if TESSERA_ENABLE_CUDA
 #include "tessera/cuda/boundary_fill.hpp"
 #endif
@@ -16,7 +17,7 @@ namespace tessera {
 namespace detail {
 template <class T, int Rank, class Space>
 void check_boundary_conditions(const View<T, Rank, Space>& v, const boundary_conditions<Rank>& bc) {
-  if (!v.is_allocated()) throw invalid_argument_error("tessera::fill_ghosts: the view is default-constructed");
+  require_allocated(v, "tessera::fill_ghosts", "view");
   for (int d = 0; d < Rank; ++d) {
     const auto lo = bc.faces[2 * d].kind, hi = bc.faces[2 * d + 1].kind;
     if ((lo == boundary_kind::periodic) != (hi == boundary_kind::periodic))

@@ -14,6 +14,7 @@
 #include "tessera/core/deep_copy.hpp"
 #include "tessera/core/errors.hpp"
 #include "tessera/core/view.hpp"
+#include "tessera/core/view_checks.hpp"
 #if TESSERA_ENABLE_CUDA
 #include "tessera/cuda/compare.hpp"
 #endif
@@ -90,8 +91,8 @@ comparison compare_host(const View<T, Rank, HostSpace>& a, const View<T, Rank, H
 /// device; otherwise views not on the host are copied there first.
 template <class T, int Rank, class SA, class SB>
 comparison compare(const View<T, Rank, SA>& a, const View<T, Rank, SB>& b) {
-  if (!a.is_allocated() || !b.is_allocated())
-    throw invalid_argument_error("tessera::compare: a view is default-constructed (unallocated)");
+  detail::require_allocated(a, "tessera::compare", "compared view");
+  detail::require_allocated(b, "tessera::compare", "reference");
   if (!(a.extents() == b.extents()))
     throw extent_mismatch_error("tessera::compare: " + a.describe() + " and reference " +
                                 b.describe() +

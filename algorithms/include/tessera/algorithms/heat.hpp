@@ -5,22 +5,14 @@
 // spectral radius of Lap_h (sum over the axes of max_theta |symbol(theta)| / h_d^2,
 // 4 / h^2 per axis at order 2). heat_step refuses a larger dt and names the limit.
 #include <cmath>
-#include <cstdio>
 #include <numbers>
 #include <string>
 
 #include "tessera/core/errors.hpp"
 #include "tessera/core/fd.hpp"
+#include "tessera/core/format.hpp"
 
 namespace tessera {
-
-namespace detail {
-inline std::string sci(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.4g", v);
-  return b;
-}
-}  // namespace detail
 
 /// Spectral radius of the order-`Order` central second difference with spacing 1.
 template <int Order>

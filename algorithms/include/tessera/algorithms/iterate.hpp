@@ -34,6 +34,8 @@ template <execution_policy Policy, class S, class T, int Rank, class Space>
 View<T, Rank, Space> iterate(const Policy& policy, const stencil<S, T>& st, const View<T, Rank, Space>& u,
                              const View<T, Rank, Space>& scratch, int steps,
                              const iterate_options<T, Rank, Space>& opt = {}) {
+  detail::require_allocated(u, "tessera::iterate(" + Policy::name() + ")", "field u");
+  detail::require_allocated(scratch, "tessera::iterate(" + Policy::name() + ")", "scratch view");
   if (steps < 0)
     throw invalid_argument_error("tessera::iterate: steps = " + std::to_string(steps) +
                                  " is negative; pass the number of sweeps to run (0 returns u)");

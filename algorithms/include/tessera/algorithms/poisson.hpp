@@ -28,6 +28,10 @@ jacobi_result jacobi_poisson(const Policy& policy, const View<T, Rank, Space>& f
                              View<T, Rank, Space>& scratch, T h, const boundary_conditions<Rank>& bc, double tol,
                              int max_iterations, int check_every = 50,
                              const std::function<void(int iterations, double residual)>& progress = {}) {
+  const std::string who = "tessera::jacobi_poisson(" + Policy::name() + ")";
+  detail::require_allocated(f, who, "right-hand side f");
+  detail::require_allocated(u, who, "solution u");
+  detail::require_allocated(scratch, who, "scratch view");
   // Jacobi sweep: centre 0, every neighbour 1/(2 Rank)
   stencil<star<Rank, 1>, T> sweep_st;
   for (int k = 1; k < sweep_st.size; ++k) sweep_st[k] = T(1) / T(2 * Rank);

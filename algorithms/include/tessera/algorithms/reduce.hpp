@@ -7,6 +7,7 @@
 
 #include "tessera/core/errors.hpp"
 #include "tessera/core/view.hpp"
+#include "tessera/core/view_checks.hpp"
 #include "tessera/host/policy.hpp"
 #if TESSERA_ENABLE_CUDA
 #include "tessera/cuda/reduce.hpp"
@@ -23,10 +24,13 @@ namespace detail {
 template <class T, int Rank, class Space>
 double reduce(const View<T, Rank, Space>& a, const View<T, Rank, Space>& b, reduction_kind kind,
               reduction_method method) {
-  if (!a.is_allocated() || !b.is_allocated())
-    throw invalid_argument_error("tessera: reduction over a default-constructed (unallocated) view");
+  const std::string who = kind == reduction_kind::dot           ? "tessera::dot"
+                          : kind == reduction_kind::sum_squares ? "tessera::norm_l2"
+                                                                : "tessera::norm_max";
+  detail::require_allocated(a, who, "view");
+  detail::require_allocated(b, who, "second view");
   if (!(a.extents() == b.extents()))
-    throw extent_mismatch_error("tessera::dot: " + a.describe() + " and " + b.describe() +
+    throw extent_mismatch_error(who + ": " + a.describe() + " and " + b.describe() +
                                 " have different interior extents");
   if constexpr (Space::host_accessible) {
     const view_accessor<const T, Rank> pa = a.accessor(), pb = b.accessor();

@@ -17,6 +17,8 @@ namespace tessera {
 /// out += alpha * f over the interior (host or device).
 template <class T, int Rank, class Space>
 void add_scaled(const View<T, Rank, Space>& out, T alpha, const View<T, Rank, Space>& f) {
+  detail::require_allocated(out, "tessera::add_scaled", "output");
+  detail::require_allocated(f, "tessera::add_scaled", "source");
   if (!(out.extents() == f.extents()))
     throw extent_mismatch_error("tessera::add_scaled: " + out.describe() + " and " + f.describe() +
                                 " have different interior extents");
@@ -46,7 +48,7 @@ void add_scaled(const View<T, Rank, Space>& out, T alpha, const View<T, Rank, Sp
 template <execution_policy Policy, class S, class T, int Rank, class Space>
 void apply_with_source(const Policy& policy, const stencil<S, T>& st, const View<T, Rank, Space>& in, T alpha,
                        const View<T, Rank, Space>& f, const View<T, Rank, Space>& out) {
-  if (!f.is_allocated()) throw invalid_argument_error("tessera::apply_with_source: the source view is unallocated");
+  detail::require_allocated(f, "tessera::apply_with_source(" + Policy::name() + ")", "source");
   if (f.data() == out.data())
     throw aliasing_error("tessera::apply_with_source(" + Policy::name() + "): source " + f.describe() +
                          " is the output " + out.describe() + "; the sweep would overwrite it before it is added");

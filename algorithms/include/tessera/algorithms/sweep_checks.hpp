@@ -6,15 +6,17 @@
 #include "tessera/core/errors.hpp"
 #include "tessera/core/stencil.hpp"
 #include "tessera/core/view.hpp"
+#include "tessera/core/view_checks.hpp"
 
 namespace tessera::detail {
 
 template <class S, class T, int Rank, class Space>
 void check_sweep_arguments(const stencil<S, T>&, const View<T, Rank, Space>& in,
                            const View<T, Rank, Space>& out, const std::string& policy) {
-  const std::string who = "tessera::apply(" + policy + ", " + shape_name<S>() + "): ";
-  if (!in.is_allocated() || !out.is_allocated())
-    throw invalid_argument_error(who + "a view is default-constructed (unallocated)");
+  const std::string call = "tessera::apply(" + policy + ", " + shape_name<S>() + ")";
+  require_allocated(in, call, "input");
+  require_allocated(out, call, "output");
+  const std::string who = call + ": ";
   // Aliasing: any overlap of the two allocations, not only the same pointer.
   const char* ib = reinterpret_cast<const char*>(in.data());
   const char* ob = reinterpret_cast<const char*>(out.data());

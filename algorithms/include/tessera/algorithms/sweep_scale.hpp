@@ -19,14 +19,18 @@
 
 namespace tessera {
 
-/// max |v| over the whole allocation of v (interior, ghosts and padding).
+/// max |v| over the whole allocation of v (interior, ghosts and padding); +infinity when
+/// any element is NaN or infinite, so a non-finite input cannot hide behind fmax.
 template <class T, int Rank, class Space>
 double max_abs_including_ghosts(const View<T, Rank, Space>& v) {
   const index_t n = v.layout().span();
   if constexpr (Space::host_accessible) {
     double m = 0;
     const T* p = v.data();
-    for (index_t i = 0; i < n; ++i) m = std::fmax(m, std::fabs(static_cast<double>(p[i])));
+    for (index_t i = 0; i < n; ++i) {
+      const double a = std::fabs(static_cast<double>(p[i]));
+      m = a > m ? a : (a == a ? m : HUGE_VAL);  // NaN: a == a is false
+    }
     return m;
   } else {
 #if TESSERA_ENABLE_CUDA

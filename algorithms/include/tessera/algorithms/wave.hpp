@@ -38,6 +38,10 @@ View<T, Rank, Space> leapfrog(const Policy& policy, const stencil<S, T>& st, Vie
                               View<T, Rank, Space> cur, View<T, Rank, Space> next, int steps,
                               const boundary_conditions<Rank>& bc,
                               const std::function<void(int step)>& progress = {}, int every = 1) {
+  const std::string who = "tessera::leapfrog(" + Policy::name() + ")";
+  detail::require_allocated(prev, who, "previous level");
+  detail::require_allocated(cur, who, "current level");
+  detail::require_allocated(next, who, "third buffer");
   for (int k = 0; k < steps; ++k) {
     fill_ghosts(cur, bc);
     apply_with_source(policy, st, cur, T(-1), prev, next);

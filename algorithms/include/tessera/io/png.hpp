@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "tessera/core/checked_arithmetic.hpp"
 #include "tessera/core/view.hpp"
+#include "tessera/core/view_checks.hpp"
 #include "tessera/io/atomic_file.hpp"
 
 namespace tessera::io {
@@ -54,9 +56,12 @@ inline std::array<unsigned char, 3> colour(double t) {
 
 /// Writes a width x height RGB picture of `values` (row-major, row 0 at the top).
 inline void write_png(const std::string& path, const std::vector<double>& values, index_t width, index_t height) {
-  if (width <= 0 || height <= 0 || static_cast<index_t>(values.size()) != width * height)
-    throw io_error("tessera::write_png('" + path + "'): " + std::to_string(width) + "x" + std::to_string(height) +
-                   " picture needs that many values");
+  index_t pixels = 0;
+  if (width <= 0 || height <= 0 || width > 0xffffff || height > 0xffffff ||
+      !tessera::detail::checked_mul(width, height, pixels) || static_cast<index_t>(values.size()) != pixels)
+    throw io_error("tessera::write_png('" + path + "'): a " + std::to_string(width) + "x" + std::to_string(height) +
+                   " picture (sides of 1 to 16777215 pixels) needs width x height values; " +
+                   std::to_string(values.size()) + " were given");
   double lo = INFINITY, hi = -INFINITY;
   for (double v : values)
     if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
@@ -101,6 +106,7 @@ inline void write_png(const std::string& path, const std::vector<double>& values
 template <class T, int Rank>
 void write_png(const std::string& path, const View<T, Rank, HostSpace>& v) {
   static_assert(Rank >= 2, "tessera::write_png: a picture needs a 2D field or a 3D slice");
+  tessera::detail::require_allocated(v, "tessera::write_png('" + path + "')", "view");
   const auto& n = v.extents();
   const index_t h = n[Rank - 2], w = n[Rank - 1];
   std::vector<double> values(static_cast<std::size_t>(h * w));

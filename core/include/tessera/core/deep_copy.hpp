@@ -6,6 +6,7 @@
 
 #include "tessera/core/cuda_check.hpp"
 #include "tessera/core/view.hpp"
+#include "tessera/core/view_checks.hpp"
 
 namespace tessera {
 
@@ -13,8 +14,8 @@ namespace tessera {
 /// unless their extents, ghost widths and paddings match.
 template <class T, int Rank, class DstSpace, class SrcSpace>
 void deep_copy(const View<T, Rank, DstSpace>& dst, const View<T, Rank, SrcSpace>& src) {
-  if (!dst.is_allocated() || !src.is_allocated())
-    throw invalid_argument_error("tessera::deep_copy: a view is default-constructed (unallocated)");
+  detail::require_allocated(dst, "tessera::deep_copy", "destination");
+  detail::require_allocated(src, "tessera::deep_copy", "source");
   if (!(dst.layout() == src.layout()))
     throw extent_mismatch_error("tessera::deep_copy: destination " + dst.describe() +
                                 " and source " + src.describe() +

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "tessera/core/array.hpp"
+#include "tessera/core/checked_arithmetic.hpp"
 #include "tessera/core/errors.hpp"
 #include "tessera/core/extents.hpp"
 
@@ -24,6 +25,8 @@ class layout {
   constexpr layout() = default;
 
   /// ghost: width of the ghost layer; row_alignment: padded row length is a multiple of it.
+  /// Throws invalid_argument_error for a negative extent or ghost width, a row alignment
+  /// below 1, and extents whose padded lengths, strides or element count overflow index_t.
   layout(const extents<Rank>& interior, int ghost, index_t row_alignment = 1)
       : interior_(interior), ghost_(ghost), row_alignment_(row_alignment) {
     for (int d = 0; d < Rank; ++d)
@@ -35,13 +38,25 @@ class layout {
                                    " is negative; use 0 or more");
     if (row_alignment < 1)
       throw invalid_argument_error("tessera::layout: row_alignment must be >= 1 element");
+    auto too_large = [&] {
+      return invalid_argument_error("tessera::layout: extents " + interior.to_string() + " with ghost " +
+                                    std::to_string(ghost) + " and rows padded to " + std::to_string(row_alignment) +
+                                    " elements need more than 2^63 elements (strides or element count overflow); "
+                                    "no machine holds such a grid: check the extents");
+    };
     pad_left_ = (row_alignment - ghost % row_alignment) % row_alignment;
+    const index_t two_ghosts = 2 * static_cast<index_t>(ghost);
     index_t s = 1;
     for (int d = Rank - 1; d >= 0; --d) {
       stride_[d] = s;
-      index_t len = interior[d] + 2 * ghost;
-      if (d == Rank - 1) len = (pad_left_ + len + row_alignment - 1) / row_alignment * row_alignment;
-      s *= len;
+      index_t len = 0;
+      if (!detail::checked_add(interior[d], two_ghosts, len)) throw too_large();
+      if (d == Rank - 1) {
+        index_t padded = 0;
+        if (!detail::checked_add(len, pad_left_ + row_alignment - 1, padded)) throw too_large();
+        len = padded / row_alignment * row_alignment;
+      }
+      if (!detail::checked_mul(s, len, s)) throw too_large();
     }
     span_ = s;
     origin_ = pad_left_;

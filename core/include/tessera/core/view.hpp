@@ -10,6 +10,8 @@
 #include <utility>
 
 #include "tessera/core/accessor.hpp"
+#include "tessera/core/checked_arithmetic.hpp"
+#include "tessera/core/errors.hpp"
 #include "tessera/core/extents.hpp"
 #include "tessera/core/layout.hpp"
 #include "tessera/core/memory_space.hpp"
@@ -33,34 +35,50 @@ class View {
   using memory_space = Space;
   static constexpr int rank = Rank;
 
+  /// An unallocated view: no label, no memory, extents 0. It answers label(), describe(),
+  /// size() and allocated(); every algorithm given one throws invalid_argument_error.
   View() = default;
 
   /// label: names the view in every error message; ghost: ghost-layer width. Rows are
-  /// padded to default_row_alignment<T> elements.
+  /// padded to default_row_alignment<T> elements. Throws invalid_argument_error naming
+  /// the view for negative or overflowing extents, before anything is allocated.
   View(std::string label, const extents<Rank>& interior, int ghost = 0)
-      : View(std::move(label), make_layout(label, interior, ghost)) {}
+      : View(label, make_layout(label, interior, ghost)) {}
 
-  View(std::string label, const tessera::layout<Rank>& l) : state_(std::make_shared<state>()) {
-    state_->label = std::move(label);
-    state_->layout = l;
-    state_->data = static_cast<T*>(
-        Space::allocate(static_cast<std::size_t>(l.span()) * sizeof(T), state_->label));
+  View(std::string label, const tessera::layout<Rank>& l) {
+    const auto bytes = detail::checked_bytes(l.span(), sizeof(T));
+    if (!bytes)
+      throw invalid_argument_error("tessera::View: view '" + label + "' (" + l.describe() + ") needs " +
+                                   std::to_string(l.span()) + " elements of " + std::to_string(sizeof(T)) +
+                                   " bytes, more bytes than an address space holds; check the extents");
+    auto st = std::make_shared<state>();
+    st->label = std::move(label);
+    st->layout = l;
+    st->data = static_cast<T*>(Space::allocate(*bytes, st->label));
+    state_ = std::move(st);
   }
 
-  const std::string& label() const { return state_->label; }
-  const tessera::layout<Rank>& layout() const { return state_->layout; }
-  const tessera::extents<Rank>& extents() const { return state_->layout.interior(); }
-  int ghost() const { return state_->layout.ghost(); }
-  /// Interior points.
+  /// The label; "" for an unallocated view.
+  const std::string& label() const { return state_ ? state_->label : empty_label(); }
+  /// The layout; an empty one (extents 0, ghost 0) for an unallocated view.
+  const tessera::layout<Rank>& layout() const { return state_ ? state_->layout : empty_layout(); }
+  const tessera::extents<Rank>& extents() const { return layout().interior(); }
+  int ghost() const { return layout().ghost(); }
+  /// Interior points (0 for an unallocated view).
   index_t size() const { return extents().size(); }
-  /// Start of the allocation (the first ghost cell), not the interior origin.
+  /// Start of the allocation (the first ghost cell), not the interior origin; nullptr
+  /// for an unallocated view.
   T* data() const { return state_ ? state_->data : nullptr; }
   std::size_t allocation_bytes() const { return static_cast<std::size_t>(layout().span()) * sizeof(T); }
-  bool is_allocated() const { return state_ != nullptr; }
+  /// False for a default-constructed view.
+  bool allocated() const { return state_ != nullptr; }
+  [[deprecated("use allocated()")]] bool is_allocated() const { return allocated(); }
   long use_count() const { return state_.use_count(); }
 
-  /// "'u' (interior 37x29x53, ghost 1, HostSpace)": the form every error message uses.
+  /// "'u' (interior 37x29x53, ghost 1, HostSpace)": the form every error message uses;
+  /// "an unallocated (default-constructed) view" when there is none.
   std::string describe() const {
+    if (!state_) return "an unallocated (default-constructed) " + std::string(Space::name) + " view";
     return "'" + label() + "' (" + layout().describe() + ", " + Space::name + ")";
   }
 
@@ -68,11 +86,11 @@ class View {
   view_accessor<T, Rank> accessor() const {
     const auto& l = layout();
     view_accessor<T, Rank> a;
-    a.origin = state_->data + l.origin_offset();
+    a.origin = state_ ? state_->data + l.origin_offset() : nullptr;
     a.stride = l.strides();
     a.n = l.interior().n;
     a.ghost = l.ghost();
-    a.label = state_->label.c_str();
+    a.label = label().c_str();
     return a;
   }
 
@@ -98,6 +116,15 @@ class View {
     } catch (const invalid_argument_error& err) {
       throw invalid_argument_error(std::string(err.what()) + " (view '" + label + "')");
     }
+  }
+
+  static const std::string& empty_label() {
+    static const std::string e;
+    return e;
+  }
+  static const tessera::layout<Rank>& empty_layout() {
+    static const tessera::layout<Rank> e;
+    return e;
   }
 
   std::shared_ptr<state> state_;

@@ -12,7 +12,8 @@ namespace detail {
 template <class T, int Rank>
 comparison compare_accessors(const view_accessor<const T, Rank>& a,
                              const view_accessor<const T, Rank>& b);
-/// max |p[i]| over i < n (device memory). Defined in compare.cu for float and double.
+/// max |p[i]| over i < n (device memory), +infinity when any p[i] is NaN or infinite.
+/// Defined in compare.cu for float and double.
 template <class T>
 double max_abs_span(const T* p, index_t n);
 }  // namespace detail

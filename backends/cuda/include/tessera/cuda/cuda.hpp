@@ -6,4 +6,5 @@
 #include "tessera/cuda/plan.hpp"
 #include "tessera/cuda/policy.hpp"
 #include "tessera/cuda/runtime.hpp"
+#include "tessera/cuda/sweep_instances.hpp"
 #include "tessera/cuda/tuning.hpp"

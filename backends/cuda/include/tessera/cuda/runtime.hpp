@@ -3,6 +3,7 @@
 // and the record of the last launch (what block and grid a kernel really ran with).
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <string>
 
 #include "tessera/cuda/device_limits.hpp"
@@ -15,6 +16,13 @@ int device_count();
 
 /// "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.2 GiB)".
 std::string device_description(int device);
+
+/// Free and total memory of the current device in bytes (cudaMemGetInfo); {0, 0} when
+/// there is no usable device (never throws).
+struct memory_info {
+  std::size_t free = 0, total = 0;
+};
+memory_info device_memory();
 
 /// Limits of the current device, cached per device. Throws backend_error when no device.
 const device_limits& current_device_limits();

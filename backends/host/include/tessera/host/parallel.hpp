@@ -11,6 +11,7 @@
 #include "tessera/core/view.hpp"
 #include "tessera/host/cache_hints.hpp"
 #include "tessera/host/policy.hpp"
+#include "tessera/host/sweep_instances.hpp"
 
 #include <algorithm>
 
@@ -159,3 +160,12 @@ void sweep(const parallel& p, const stencil<S, T>& st, const View<T, Rank, Space
 }
 
 }  // namespace tessera::host
+
+// The parallel sweeps of the built-in shapes are compiled once into tessera_host
+// (sweep_instances.hpp says how).
+#if defined(TESSERA_HOST_PRECOMPILED)
+#define TESSERA_HOST_EXTERN_PARALLEL(T, ...) TESSERA_HOST_SWEEP_INSTANCE(extern, parallel, T, __VA_ARGS__)
+TESSERA_FOR_EACH_BUILTIN_SHAPE(TESSERA_HOST_EXTERN_PARALLEL, float)
+TESSERA_FOR_EACH_BUILTIN_SHAPE(TESSERA_HOST_EXTERN_PARALLEL, double)
+#undef TESSERA_HOST_EXTERN_PARALLEL
+#endif

@@ -4,6 +4,7 @@
 #include "tessera/core/stencil.hpp"
 #include "tessera/core/view.hpp"
 #include "tessera/host/policy.hpp"
+#include "tessera/host/sweep_instances.hpp"
 
 namespace tessera::host {
 
@@ -42,3 +43,12 @@ void sweep(const serial&, const stencil<S, T>& st, const View<T, Rank, Space>& i
 }
 
 }  // namespace tessera::host
+
+// The serial sweeps of the built-in shapes are compiled once into tessera_host
+// (sweep_instances.hpp says how).
+#if defined(TESSERA_HOST_PRECOMPILED)
+#define TESSERA_HOST_EXTERN_SERIAL(T, ...) TESSERA_HOST_SWEEP_INSTANCE(extern, serial, T, __VA_ARGS__)
+TESSERA_FOR_EACH_BUILTIN_SHAPE(TESSERA_HOST_EXTERN_SERIAL, float)
+TESSERA_FOR_EACH_BUILTIN_SHAPE(TESSERA_HOST_EXTERN_SERIAL, double)
+#undef TESSERA_HOST_EXTERN_SERIAL
+#endif

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "tessera/core/builtin_shapes.hpp"
 #include "tessera/core/deep_copy.hpp"
 #include "tessera/core/policy.hpp"
 #include "tessera/core/stencil.hpp"
@@ -41,6 +42,13 @@ inline void ensure_initialized() {
 
 /// Name of the execution space the reference runs on ("Serial", "Cuda", "OpenMP", ...).
 inline std::string execution_space_name() { return Kokkos::DefaultExecutionSpace::name(); }
+
+/// True when the reference runs where host code can read its memory (Serial, OpenMP,
+/// Threads). Its sums then follow the host sweeps' order without FMA contraction, and
+/// host results agree with it to the last bits; on a GPU they agree to rounding only.
+inline constexpr bool reference_runs_on_host() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible;
+}
 
 namespace detail {
 
@@ -181,3 +189,30 @@ void sweep(const mdrange& p, const stencil<S, T>& st, const View<T, Rank, Space>
 }
 
 }  // namespace tessera::kokkos
+
+// The reference sweeps of the built-in shapes are compiled once, into the tessera_kokkos
+// library (backends/kokkos/src/precompiled.cpp), not in every translation unit that
+// validates them (each costs about 0.4 s of compile time): the tessera_kokkos target
+// defines TESSERA_KOKKOS_PRECOMPILED, which turns on the explicit instantiation
+// declarations below. Other shapes instantiate as usual.
+
+/// PREFIX template void kokkos::sweep(mdrange, stencil, in, out) for element type T,
+/// views in SPACE and shape __VA_ARGS__ (PREFIX: `extern` to declare, empty to define).
+#define TESSERA_KOKKOS_SWEEP_INSTANCE(PREFIX, SPACE, T, ...)                                     \
+  PREFIX template void tessera::kokkos::sweep<__VA_ARGS__, T, __VA_ARGS__::rank, tessera::SPACE>( \
+      const tessera::kokkos::mdrange&, const tessera::stencil<__VA_ARGS__, T>&,                  \
+      const tessera::View<T, __VA_ARGS__::rank, tessera::SPACE>&,                                \
+      const tessera::View<T, __VA_ARGS__::rank, tessera::SPACE>&);
+#if TESSERA_ENABLE_CUDA
+#define TESSERA_KOKKOS_SWEEPS(PREFIX, T, ...)                        \
+  TESSERA_KOKKOS_SWEEP_INSTANCE(PREFIX, HostSpace, T, __VA_ARGS__) \
+  TESSERA_KOKKOS_SWEEP_INSTANCE(PREFIX, CudaSpace, T, __VA_ARGS__)
+#else
+#define TESSERA_KOKKOS_SWEEPS(PREFIX, T, ...) TESSERA_KOKKOS_SWEEP_INSTANCE(PREFIX, HostSpace, T, __VA_ARGS__)
+#endif
+#if defined(TESSERA_KOKKOS_PRECOMPILED)
+#define TESSERA_KOKKOS_EXTERN_SWEEPS(T, ...) TESSERA_KOKKOS_SWEEPS(extern, T, __VA_ARGS__)
+TESSERA_FOR_EACH_BUILTIN_SHAPE(TESSERA_KOKKOS_EXTERN_SWEEPS, float)
+TESSERA_FOR_EACH_BUILTIN_SHAPE(TESSERA_KOKKOS_EXTERN_SWEEPS, double)
+#undef TESSERA_KOKKOS_EXTERN_SWEEPS
+#endif

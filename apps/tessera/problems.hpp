@@ -1,0 +1,46 @@
+#pragma once
+// `tessera run` and `tessera validate`: the options of a run and the entry points. Each problem is
+// compiled in translation units of its own, one per precision (run_heat_float.cpp, ...),
+// so the command builds on several cores and every policy x order x precision is
+// instantiated once.
+#include <optional>
+#include <string>
+
+namespace tessera::app {
+
+struct run_options {
+  std::string problem = "heat3d";
+  int size = 64;
+  int steps = 100;
+  bool steps_given = false;
+  std::optional<double> tol;  // poisson2d
+  int order = 2;
+  std::string precision = "double";
+  std::string policy = "automatic";
+  std::string boundary = "dirichlet";
+  std::optional<double> dt;  // default: 0.9 x the stability limit
+  std::string input, output, image;
+  bool validate = false;
+};
+
+/// Each returns the process exit code: 0 ok, 1 a failed run or validation. Defined for
+/// float and double.
+template <class T>
+int run_heat3d(const run_options& o);
+template <class T>
+int run_poisson2d(const run_options& o);
+template <class T>
+int run_wave2d(const run_options& o);
+
+/// `tessera validate`: prints one row per built-in shape in precision T swept by the
+/// policy named `policy` (which must exist and be able to run here) and by Kokkos, on
+/// awkward extents or `size` per axis; true when every row passed (validate_all.hpp).
+template <class T>
+bool validate_shapes(const std::string& policy, int size);
+
+/// The default relative residual tolerance of poisson2d: 1e-10 (double) or 1e-5 (float),
+/// raised to ten times the floor that rounding puts under the residual of an n x n grid,
+/// 4 eps (n+1)^2 / (2 pi^2) relative to max|f|, so that a float solve can reach it.
+double poisson_default_tolerance(bool single_precision, int n);
+
+}  // namespace tessera::app

@@ -1,0 +1,4 @@
+// heat3d in float, every policy and order (see run_heat.hpp).
+#include "run_heat.hpp"
+
+template int tessera::app::run_heat3d<float>(const tessera::app::run_options&);

@@ -1,0 +1,4 @@
+// `tessera validate` in double: every built-in shape for any policy (see validate_all.hpp).
+#include "validate_all.hpp"
+
+template bool tessera::app::validate_shapes<double>(const std::string&, int);

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The suite against an upstream Kokkos with the CUDA backend (the reference then runs on
+# Kokkos::Cuda), on a CUDA host: builds Kokkos from KOKKOS_SRC (default ./.kokkos-src, a
+# Kokkos source tree copied there; never committed) with scripts/kokkos-upstream.sh,
+# configures tessera with nvcc_wrapper as its C++ compiler, builds and runs ctest.
+# Logs in $OUT (default ./gpu-logs). Offline: carry .debs/ for doctest.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="${OUT:-$root/gpu-logs}"
+src="${KOKKOS_SRC:-$root/.kokkos-src}"
+prefix="${KOKKOS_PREFIX:-/tmp/kokkos-cuda}"
+build="${BUILD_DIR:-/tmp/build-kokkos-cuda}"
+mkdir -p "$out"
+step() { echo; echo "=== $* ($(date +%T))"; }
+step "Kokkos (CUDA + Serial) from $src"
+[[ -f "$prefix/bin/nvcc_wrapper" ]] || "$root/scripts/kokkos-upstream.sh" "$src" "$prefix" cuda >"$out/kokkos-build.log" 2>&1 ||
+  { tail -30 "$out/kokkos-build.log"; exit 1; }
+step "tessera against it"
+Kokkos_ROOT="$prefix" BUILD_DIR="$build" "$root/scripts/bootstrap.sh" -DKokkos_ROOT="$prefix" \
+  -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" -DCMAKE_CUDA_ARCHITECTURES="${CMAKE_CUDA_ARCHITECTURES:-90}" \
+  "$@" >"$out/kokkos-cuda-tessera-build.log" 2>&1 || { tail -40 "$out/kokkos-cuda-tessera-build.log"; exit 1; }
+grep -E "tessera: Kokkos" "$out/kokkos-cuda-tessera-build.log"
+step "ctest"
+ctest --test-dir "$build" -j "$(nproc)" --output-on-failure >"$out/kokkos-cuda-ctest.log" 2>&1
+status=$?
+grep -E "tests passed|\(Failed\)|Total Test time" "$out/kokkos-cuda-ctest.log" | head -80
+"$build/apps/tessera/tessera" list | tail -1
+exit $status

@@ -1,0 +1,151 @@
+// The sweep semantics of tests/algorithms/test_semantics.cpp, for every CUDA policy:
+// every interior point written (outputs start NaN-poisoned), no ghost cell written
+// (ghost sentinels), the input left as it was, views of different ghost widths and row
+// alignments, a user stream, an empty grid, and each bad input refused with its named
+// exception naming the views.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+#include <type_traits>
+
+#include "../support/cuda_support.hpp"
+#include "../support/test_support.hpp"
+
+namespace ts = tessera;
+namespace cu = tessera::cuda;
+using namespace ts::test;
+
+#define TESSERA_CUDA_POLICIES                                                                                   \
+  cu::naive<>, cu::tiled<>, cu::coarsened<>, cu::register_tiled<>, cu::streaming<>, cu::shared_streaming<>,  \
+      cu::pipelined<>, cu::vector_streaming<>, cu::automatic, ts::automatic
+
+namespace {
+
+template <class T, int Rank>
+ts::View<T, Rank, ts::CudaSpace> on_device(const ts::View<T, Rank>& h, const std::string& label) {
+  ts::View<T, Rank, ts::CudaSpace> d(label, h.layout());
+  ts::deep_copy(d, h);
+  return d;
+}
+
+template <class T, int Rank>
+ts::View<T, Rank> on_host(const ts::View<T, Rank, ts::CudaSpace>& d) {
+  ts::View<T, Rank> h(d.label() + "_h", d.layout());
+  ts::deep_copy(h, d);
+  return h;
+}
+
+template <class E>
+std::string message_of(auto&& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  }
+  return "(no exception)";
+}
+
+/// Sweeps with P on views of layouts `lin` / `lout` (out NaN-poisoned, ghost sentinels)
+/// and checks the result against host::serial, the ghosts and the unchanged input. A
+/// strategy may instead refuse the views with an unsupported_error naming the row
+/// alignment it needs; returns false then.
+template <class P, class S, class T>
+bool sweeps_like_serial(const ts::layout<3>& lin, const ts::layout<3>& lout, std::uint64_t seed,
+                        cudaStream_t stream = nullptr) {
+  ts::View<T, 3> in_h("in", lin), out_h("out", lout), ref("ref", lout);
+  fill_random(in_h, seed);
+  poison(out_h);
+  poison(ref);
+  const auto st = random_stencil<S, T>(seed + 1);
+  auto in = on_device(in_h, "in_d");
+  auto out = on_device(out_h, "out_d");
+  try {
+    ts::apply(P{}, st, in, out, stream);
+  } catch (const ts::unsupported_error& e) {
+    const std::string m = e.what();
+    CHECK_MESSAGE(m.find("row alignment") != std::string::npos, m);
+    return false;
+  }
+  if (stream) REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
+  ts::apply(ts::host::serial{}, st, in_h, ref);
+  const auto got = on_host(out);
+  const auto c = ts::compare(got, ref);
+  INFO(P::name(), " ", ts::shape_name<S>(), " in ", in.describe(), " out ", out.describe());
+  CHECK(c.nonfinite == 0);  // no interior point left NaN
+  CHECK(c.max_abs_error <= agreement_tolerance<T>() * ts::sweep_scale(st, in_h));
+  CHECK(ghosts_changed(got) == 0);
+  CHECK(ts::compare(on_host(in), in_h).max_abs_error == 0);  // the input is read only
+  CHECK(ghosts_changed(on_host(in)) == ghosts_changed(in_h));
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("CUDA: a sweep writes every interior point and no ghost cell", P, TESSERA_CUDA_POLICIES) {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  // ghost width 3 > radius 1: ghost cells beyond the shape's reach must survive too
+  const ts::layout<3> l(ts::extents{13, 9, 37}, 3, ts::default_row_alignment<double>);
+  CHECK(sweeps_like_serial<P, ts::star<3, 1>, double>(l, l, 5));
+  const ts::layout<3> lf(ts::extents{11, 17, 70}, 2, ts::default_row_alignment<float>);
+  CHECK(sweeps_like_serial<P, ts::star<3, 2>, float>(lf, lf, 7));
+}
+
+TEST_CASE_TEMPLATE("CUDA: in and out may have different ghost widths and row alignments", P, TESSERA_CUDA_POLICIES) {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  const ts::extents<3> e{9, 14, 45};
+  // 16-byte rows on both sides serve every strategy
+  CHECK(sweeps_like_serial<P, ts::star<3, 1>, float>(ts::layout<3>(e, 3, 32), ts::layout<3>(e, 1, 4), 11));
+  CHECK(sweeps_like_serial<P, ts::star<3, 1>, float>(ts::layout<3>(e, 1, 4), ts::layout<3>(e, 0, 32), 12));
+  // unaligned rows: served, or refused by name (vector_streaming writes 16-byte vectors)
+  const bool served = sweeps_like_serial<P, ts::star<3, 1>, float>(ts::layout<3>(e, 2, 32), ts::layout<3>(e, 0, 1), 13);
+  if (std::is_same_v<P, cu::vector_streaming<>>) CHECK_FALSE(served);
+  else CHECK(served);
+}
+
+TEST_CASE_TEMPLATE("CUDA: apply on a user stream", P, TESSERA_CUDA_POLICIES) {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  cudaStream_t s = nullptr;
+  REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+  const ts::layout<3> l(ts::extents{19, 23, 31}, 1, 32);
+  CHECK(sweeps_like_serial<P, ts::star<3, 1>, float>(l, l, 21, s));
+  cudaStreamDestroy(s);
+}
+
+TEST_CASE_TEMPLATE("CUDA: an empty grid is a no-op", P, TESSERA_CUDA_POLICIES) {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  ts::View<double, 3> in_h("in0", ts::extents{0, 5, 5}, 2), out_h("out0", in_h.layout());
+  poison(out_h);
+  auto in = on_device(in_h, "in0_d");
+  auto out = on_device(out_h, "out0_d");
+  CHECK_NOTHROW(ts::apply(P{}, random_stencil<ts::star<3, 2>, double>(8), in, out));
+  CHECK(ghosts_changed(on_host(out)) == 0);
+}
+
+TEST_CASE_TEMPLATE("CUDA: bad input is refused with the named exception of the host policies", P, TESSERA_CUDA_POLICIES) {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  const auto st = random_stencil<ts::star<3, 1>, double>(1);
+  ts::View<double, 3, ts::CudaSpace> u("u", ts::extents{4, 5, 6}, 1);
+  // aliasing, through a copy of the handle too
+  auto msg = message_of<ts::aliasing_error>([&] { ts::apply(P{}, st, u, u); });
+  CHECK(msg.find("'u'") != std::string::npos);
+  CHECK(msg.find("share memory") != std::string::npos);
+  ts::View<double, 3, ts::CudaSpace> alias = u;
+  CHECK_THROWS_AS(ts::apply(P{}, st, u, alias), ts::aliasing_error);
+  // mismatched extents name both views and both extents
+  ts::View<double, 3, ts::CudaSpace> field("field", ts::extents{4, 5, 6}, 1), result("result", ts::extents{4, 6, 5}, 1);
+  msg = message_of<ts::extent_mismatch_error>([&] { ts::apply(P{}, st, field, result); });
+  CHECK(msg.find("'field'") != std::string::npos);
+  CHECK(msg.find("'result'") != std::string::npos);
+  CHECK(msg.find("4x6x5") != std::string::npos);
+  CHECK(msg.find(P::name()) != std::string::npos);
+  // a ghost layer narrower than the reach
+  ts::View<double, 3, ts::CudaSpace> thin("thin", ts::extents{8, 8, 8}, 1), out2("out2", ts::extents{8, 8, 8}, 2);
+  msg = message_of<ts::ghost_width_error>([&] { ts::apply(P{}, random_stencil<ts::star<3, 2>, double>(2), thin, out2); });
+  CHECK(msg.find("'thin'") != std::string::npos);
+  CHECK(msg.find("ghost >= 2") != std::string::npos);
+  // an unallocated view
+  ts::View<double, 3, ts::CudaSpace> none;
+  msg = message_of<ts::invalid_argument_error>([&] { ts::apply(P{}, st, u, none); });
+  CHECK(msg.find("the output is an unallocated") != std::string::npos);
+}
