@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up a machine and builds tessera into ./build (BUILD_DIR overrides):
 #   1. Online (Debian/Ubuntu): installs the missing Debian packages — cmake, ninja-build,
-#      g++, libtrilinos-kokkos-dev (Kokkos), doctest-dev, ccache — with sudo when not root.
+#      g++, libtrilinos-kokkos-dev (Kokkos), doctest-dev — with sudo when not root, and
+#      ccache where the package registry can be reached (optional).
 #      Offline: when the folder TESSERA_DEBS (default ./.debs, filled by
 #      `scripts/offline-debs.sh download` on a connected machine) holds .deb files and
 #      Kokkos or doctest is missing, they are unpacked with dpkg -x into ./.prefix and
@@ -33,7 +34,6 @@ else
   command -v cmake >/dev/null || need+=(cmake)
   command -v ninja >/dev/null || need+=(ninja-build)
   command -v g++ >/dev/null || need+=(g++)
-  command -v ccache >/dev/null || need+=(ccache)
   have_kokkos || need+=(libtrilinos-kokkos-dev)
   have_doctest || need+=(doctest-dev)
   if ((${#need[@]})); then
@@ -43,6 +43,14 @@ else
     export DEBIAN_FRONTEND=noninteractive
     "${sudo_cmd[@]}" apt-get update -qq
     "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${need[@]}"
+  fi
+  # ccache only speeds rebuilds up: installed when the package registry can be reached,
+  # never required.
+  if ! command -v ccache >/dev/null; then
+    sudo_cmd=()
+    [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends ccache \
+      >/dev/null 2>&1 || echo "bootstrap: ccache not installed (optional)"
   fi
 fi
 

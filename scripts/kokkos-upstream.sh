@@ -19,6 +19,7 @@ set -euo pipefail
 src="${1:?usage: kokkos-upstream.sh SOURCE PREFIX openmp|cuda}"
 prefix="${2:?usage: kokkos-upstream.sh SOURCE PREFIX openmp|cuda}"
 kind="${3:?usage: kokkos-upstream.sh SOURCE PREFIX openmp|cuda}"
+src="$(cd "$src" && pwd)"
 build="${KOKKOS_BUILD_DIR:-$src/build-$kind}"
 args=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_STANDARD=20 -DKokkos_ENABLE_SERIAL=ON)
 case "$kind" in
