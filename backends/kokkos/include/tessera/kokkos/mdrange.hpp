@@ -1,8 +1,8 @@
 #pragma once
 // kokkos::mdrange: the independent reference path. It copies the tessera input into a
 // Kokkos view in Kokkos' default memory space, runs the sweep with Kokkos::MDRangePolicy
-// (RangePolicy in 1D, where MDRangePolicy does not exist) on Kokkos' default execution
-// space, and copies the interior back. It shares no loop or indexing code with the other
+// (a 1D grid as one row of a 2D range) on Kokkos' default execution space, and copies
+// the interior back. It shares no loop or indexing code with the other
 // backends: offsets and coefficients are copied into the functor and walked at run time.
 //
 // Kokkos is initialised on first use if the program has not done it, and finalised at
@@ -52,12 +52,17 @@ inline constexpr bool reference_runs_on_host() {
 
 namespace detail {
 
-template <class T, int Rank>
+/// Grids of rank 1 are staged as one row of a rank-2 Kokkos view and swept with a rank-2
+/// MDRangePolicy: every rank takes the same path, and no rank-1 View is ever written on
+/// the device. Measured on an H100 with Kokkos develop (4.6.99) built for CUDA 13: a
+/// kernel's stores through a rank-1 Kokkos::View never arrive (the view reads back 0 by
+/// cudaMemcpy and by deep_copy, RangePolicy or MDRangePolicy alike), while rank-2 views
+/// of one row work (perf/probes/kokkos_rank1_probe.cpp). MDRangePolicy has no rank 1.
+template <int Rank>
+inline constexpr int staged_rank = Rank < 2 ? 2 : Rank;
+
+template <class T, int StagedRank>
 struct kview;
-template <class T>
-struct kview<T, 1> {
-  using type = Kokkos::View<T*, Kokkos::LayoutRight>;
-};
 template <class T>
 struct kview<T, 2> {
   using type = Kokkos::View<T**, Kokkos::LayoutRight>;
@@ -68,28 +73,27 @@ struct kview<T, 3> {
 };
 
 /// The sweep functor: plain run-time loop over the points, offsets stored by value.
-/// Kokkos views hold the whole padded grid (ghosts included), index g is interior 0.
+/// Kokkos views hold the interior plus a g-wide halo, index g is interior 0; a rank-1
+/// grid is row 0 of a rank-2 view.
 template <class T, int Rank, int N>
 struct sweep_functor {
-  typename kview<const T, Rank>::type in;
-  typename kview<T, Rank>::type out;
+  typename kview<const T, staged_rank<Rank>>::type in;
+  typename kview<T, staged_rank<Rank>>::type out;
   int off[N][3];
   T c[N];
   int g;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const int x) const
-    requires(Rank == 1)
-  {
-    T s = 0;
-    for (int k = 0; k < N; ++k) s += c[k] * in(g + x + off[k][0]);
-    out(g + x) = s;
-  }
   KOKKOS_INLINE_FUNCTION void operator()(const int y, const int x) const
-    requires(Rank == 2)
+    requires(Rank <= 2)
   {
     T s = 0;
-    for (int k = 0; k < N; ++k) s += c[k] * in(g + y + off[k][0], g + x + off[k][1]);
-    out(g + y, g + x) = s;
+    if constexpr (Rank == 1) {
+      for (int k = 0; k < N; ++k) s += c[k] * in(0, g + x + off[k][0]);
+      out(0, g + x) = s;
+    } else {
+      for (int k = 0; k < N; ++k) s += c[k] * in(g + y + off[k][0], g + x + off[k][1]);
+      out(g + y, g + x) = s;
+    }
   }
   KOKKOS_INLINE_FUNCTION void operator()(const int z, const int y, const int x) const
     requires(Rank == 3)
@@ -104,11 +108,20 @@ struct sweep_functor {
 template <class KV, int Rank>
 KV make_kview(const std::string& label, const extents<Rank>& n, int g) {
   if constexpr (Rank == 1)
-    return KV(label, n[0] + 2 * g);
+    return KV(label, 1, n[0] + 2 * g);
   else if constexpr (Rank == 2)
     return KV(label, n[0] + 2 * g, n[1] + 2 * g);
   else
     return KV(label, n[0] + 2 * g, n[1] + 2 * g, n[2] + 2 * g);
+}
+
+/// The staged view's element of tessera point i (interior coordinates; row 0 in 1D).
+template <class KV, class... I>
+KOKKOS_INLINE_FUNCTION decltype(auto) staged(const KV& v, int g, I... i) {
+  if constexpr (sizeof...(I) == 1)
+    return v(0, (i + g)...);
+  else
+    return v((i + g)...);
 }
 
 /// Calls f(i...) for every point of [lo, hi) per axis, in row-major order (host only).
@@ -133,9 +146,10 @@ void sweep(const mdrange& p, const stencil<S, T>& st, const View<T, Rank, Space>
            const View<T, Rank, Space>& out) {
   ensure_initialized();
   constexpr int N = stencil<S, T>::size;
+  constexpr int SR = detail::staged_rank<Rank>;
   const auto& n = in.extents();
   constexpr int g = shape_traits<S>::radius;  // halo staged around the interior
-  using KV = typename detail::kview<T, Rank>::type;
+  using KV = typename detail::kview<T, SR>::type;
 
   // Stage the input (interior plus the g-wide halo the shape reads) into Kokkos memory.
   const auto in_host = create_mirror_copy(in);
@@ -148,7 +162,7 @@ void sweep(const mdrange& p, const stencil<S, T>& st, const View<T, Rank, Space>
     lo[d] = -g;
     hi[d] = n[d] + g;
   }
-  detail::for_each_host<Rank>(lo, hi, [&](auto... i) { kin_h((i + g)...) = ia(i...); });
+  detail::for_each_host<Rank>(lo, hi, [&](auto... i) { detail::staged(kin_h, g, i...) = ia(i...); });
   Kokkos::deep_copy(kin, kin_h);
 
   detail::sweep_functor<T, Rank, N> f{kin, kout, {}, {}, g};
@@ -156,25 +170,23 @@ void sweep(const mdrange& p, const stencil<S, T>& st, const View<T, Rank, Space>
     for (int d = 0; d < 3; ++d) f.off[k][d] = d < Rank ? S::points[k][d] : 0;
     f.c[k] = st.coeffs[k];
   }
-  if constexpr (Rank == 1) {
-    Kokkos::parallel_for("tessera::kokkos::mdrange",
-                         Kokkos::RangePolicy<>(0, static_cast<int>(n[0])), f);
+  // Rank 1 runs as rows [0, 1) x columns [0, n).
+  using policy_t = Kokkos::MDRangePolicy<Kokkos::Rank<SR, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
+  typename policy_t::point_type begin{}, end{};
+  typename policy_t::tile_type tile{};
+  bool tiled = false;
+  const int lead = SR - Rank;  // the extra leading axis of a rank-1 grid
+  if (lead) end[0] = 1, tile[0] = 1;
+  for (int d = 0; d < Rank; ++d) {
+    end[lead + d] = n[d];
+    tile[lead + d] = p.tile[d];
+    tiled = tiled || p.tile[d] > 0;
+  }
+  if (tiled) {
+    for (int d = 0; d < SR; ++d) tile[d] = tile[d] > 0 ? tile[d] : 1;
+    Kokkos::parallel_for("tessera::kokkos::mdrange", policy_t(begin, end, tile), f);
   } else {
-    using policy_t = Kokkos::MDRangePolicy<Kokkos::Rank<Rank, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
-    typename policy_t::point_type begin{}, end{};
-    typename policy_t::tile_type tile{};
-    bool tiled = false;
-    for (int d = 0; d < Rank; ++d) {
-      end[d] = n[d];
-      tile[d] = p.tile[d];
-      tiled = tiled || p.tile[d] > 0;
-    }
-    if (tiled) {
-      for (int d = 0; d < Rank; ++d) tile[d] = tile[d] > 0 ? tile[d] : 1;
-      Kokkos::parallel_for("tessera::kokkos::mdrange", policy_t(begin, end, tile), f);
-    } else {
-      Kokkos::parallel_for("tessera::kokkos::mdrange", policy_t(begin, end), f);
-    }
+    Kokkos::parallel_for("tessera::kokkos::mdrange", policy_t(begin, end), f);
   }
   Kokkos::fence();
 
@@ -184,7 +196,7 @@ void sweep(const mdrange& p, const stencil<S, T>& st, const View<T, Rank, Space>
   auto out_host = create_mirror_copy(out);
   const auto ob = out_host.accessor();
   array<index_t, Rank> zero{};
-  detail::for_each_host<Rank>(zero, n.n, [&](auto... i) { ob(i...) = kout_h((i + g)...); });
+  detail::for_each_host<Rank>(zero, n.n, [&](auto... i) { ob(i...) = detail::staged(kout_h, g, i...); });
   if constexpr (!Space::host_accessible) deep_copy(out, out_host);
 }
 
