@@ -5,6 +5,9 @@
 #   suite (every test case of both CUDA test programs),
 #   run the demo and the benchmark driver. Logs go to $OUT (default ./gpu-logs).
 #   GPU_CHECK_SKIP_BENCH=1 skips the benchmark, GPU_CHECK_SKIP_SANITIZER=1 the sanitizers,
+#   GPU_CHECK_SANITIZER_TOOLS picks some of them ("memcheck racecheck initcheck"),
+#   GPU_CHECK_SKIP_TESTS=1 skips ctest and the command runs (e.g. for a second call that
+#   only runs the remaining sanitizers on the same build),
 #   GPU_CHECK_ONLY_BENCH=1 builds and runs only the benchmark driver;
 #   BENCH_ARGS passes arguments to tessera-bench (e.g. "--quick --variants").
 set -uo pipefail
@@ -35,9 +38,11 @@ if [[ "${GPU_CHECK_ONLY_BENCH:-0}" == 1 ]]; then  # a quick performance experime
   exit $?
 fi
 
+if [[ "${GPU_CHECK_SKIP_TESTS:-0}" != 1 ]]; then
 step "tests"
 ctest --test-dir "$build" -j "$(nproc)" --output-on-failure >"$out/ctest.log" 2>&1 || status=1
 grep -E "tests passed|Skipped|\(Failed\)|Not Run|Total Test time" "$out/ctest.log" | head -40
+fi
 
 if [[ "${GPU_CHECK_SKIP_SANITIZER:-0}" != 1 ]]; then
 step "compute-sanitizer (memcheck, racecheck, initcheck) on the CUDA test programs"
@@ -53,7 +58,7 @@ san() {  # tool program
   return $rc
 }
 pids=()
-for tool in memcheck racecheck initcheck; do
+for tool in ${GPU_CHECK_SANITIZER_TOOLS:-memcheck racecheck initcheck}; do
   for prog in test_cuda_cross_validation test_cuda_semantics; do
     san "$tool" "$build/tests/cuda/$prog" &
     pids+=($!)
@@ -64,6 +69,7 @@ for p in "${pids[@]}"; do wait "$p" || status=1; done
 for f in "$build"/sanitizer-*.log; do echo "##### $(basename "$f")"; cat "$f"; done >"$out/sanitizer.log"
 fi
 
+if [[ "${GPU_CHECK_SKIP_TESTS:-0}" != 1 ]]; then
 step "demo, validate, heat3d run"
 { "$build/apps/tessera/tessera" || status=1
   for p in cuda:naive cuda:tiled cuda:coarsened cuda:register-tiled cuda:streaming cuda:shared-streaming cuda:pipelined cuda:vector-streaming cuda:automatic; do
@@ -76,6 +82,7 @@ step "demo, validate, heat3d run"
   "$build/apps/tessera/tessera" run --problem wave2d --size 512 --steps 500 --validate || status=1
 } >"$build/apps.log" 2>&1
 cat "$build/apps.log" | tee -a "$out/summary.txt"
+fi
 
 if [[ "${GPU_CHECK_SKIP_BENCH:-0}" != 1 ]]; then
   step "benchmark"
