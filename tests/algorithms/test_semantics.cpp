@@ -13,15 +13,6 @@ using namespace ts::test;
 #define TESSERA_HOST_POLICIES ts::host::serial, ts::host::parallel, ts::kokkos::mdrange
 
 namespace {
-template <class E>
-std::string message_of(auto&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
 /// Reaches two cells to the left, none to the right.
 struct up {
   static constexpr int rank = 1;

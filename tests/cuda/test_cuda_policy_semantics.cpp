@@ -22,29 +22,6 @@ using namespace ts::test;
 
 namespace {
 
-template <class T, int Rank>
-ts::View<T, Rank, ts::CudaSpace> on_device(const ts::View<T, Rank>& h, const std::string& label) {
-  ts::View<T, Rank, ts::CudaSpace> d(label, h.layout());
-  ts::deep_copy(d, h);
-  return d;
-}
-
-template <class T, int Rank>
-ts::View<T, Rank> on_host(const ts::View<T, Rank, ts::CudaSpace>& d) {
-  ts::View<T, Rank> h(d.label() + "_h", d.layout());
-  ts::deep_copy(h, d);
-  return h;
-}
-
-template <class E>
-std::string message_of(auto&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "(no exception)";
-}
 
 /// Sweeps with P on views of layouts `lin` / `lout` (out NaN-poisoned, ghost sentinels)
 /// and checks the result against host::serial, the ghosts and the unchanged input. A
@@ -58,8 +35,8 @@ bool sweeps_like_serial(const ts::layout<3>& lin, const ts::layout<3>& lout, std
   poison(out_h);
   poison(ref);
   const auto st = random_stencil<S, T>(seed + 1);
-  auto in = on_device(in_h, "in_d");
-  auto out = on_device(out_h, "out_d");
+  auto in = to_device(in_h, "in_d");
+  auto out = to_device(out_h, "out_d");
   try {
     ts::apply(P{}, st, in, out, stream);
   } catch (const ts::unsupported_error& e) {
@@ -69,14 +46,14 @@ bool sweeps_like_serial(const ts::layout<3>& lin, const ts::layout<3>& lout, std
   }
   if (stream) REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
   ts::apply(ts::host::serial{}, st, in_h, ref);
-  const auto got = on_host(out);
+  const auto got = to_host(out);
   const auto c = ts::compare(got, ref);
   INFO(P::name(), " ", ts::shape_name<S>(), " in ", in.describe(), " out ", out.describe());
   CHECK(c.nonfinite == 0);  // no interior point left NaN
   CHECK(c.max_abs_error <= agreement_tolerance<T>() * ts::sweep_scale(st, in_h));
   CHECK(ghosts_changed(got) == 0);
-  CHECK(ts::compare(on_host(in), in_h).max_abs_error == 0);  // the input is read only
-  CHECK(ghosts_changed(on_host(in)) == ghosts_changed(in_h));
+  CHECK(ts::compare(to_host(in), in_h).max_abs_error == 0);  // the input is read only
+  CHECK(ghosts_changed(to_host(in)) == ghosts_changed(in_h));
   return true;
 }
 
@@ -116,10 +93,10 @@ TEST_CASE_TEMPLATE("CUDA: an empty grid is a no-op", P, TESSERA_CUDA_POLICIES) {
   TESSERA_REQUIRE_CUDA_DEVICE();
   ts::View<double, 3> in_h("in0", ts::extents{0, 5, 5}, 2), out_h("out0", in_h.layout());
   poison(out_h);
-  auto in = on_device(in_h, "in0_d");
-  auto out = on_device(out_h, "out0_d");
+  auto in = to_device(in_h, "in0_d");
+  auto out = to_device(out_h, "out0_d");
   CHECK_NOTHROW(ts::apply(P{}, random_stencil<ts::star<3, 2>, double>(8), in, out));
-  CHECK(ghosts_changed(on_host(out)) == 0);
+  CHECK(ghosts_changed(to_host(out)) == 0);
 }
 
 TEST_CASE_TEMPLATE("CUDA: bad input is refused with the named exception of the host policies", P, TESSERA_CUDA_POLICIES) {

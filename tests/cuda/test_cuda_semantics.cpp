@@ -17,13 +17,6 @@ using namespace ts::test;
 
 namespace {
 
-template <class T, int Rank>
-ts::View<T, Rank, ts::CudaSpace> to_device(const ts::View<T, Rank>& h, const std::string& label) {
-  ts::View<T, Rank, ts::CudaSpace> d(label, h.layout());
-  ts::deep_copy(d, h);
-  return d;
-}
-
 /// Runs policy on random data; checks it against host::serial; returns the launch record.
 template <class Policy, class S, class T>
 cu::launch_record run_and_check(const ts::extents<S::rank>& e) {

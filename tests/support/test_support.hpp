@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <string>
 
 #include <tessera/tessera.hpp>
 
@@ -87,6 +88,17 @@ stencil<S, T> random_stencil(std::uint64_t seed) {
   stencil<S, T> st;
   for (auto& c : st.coeffs) c = static_cast<T>(dist(gen));
   return st;
+}
+
+/// The message of the E that f() throws; "(no exception)" when it throws none.
+template <class E, class F>
+std::string message_of(F&& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  }
+  return "(no exception)";
 }
 
 /// Relative tolerance between two correct sweeps of the same input.

@@ -11,6 +11,8 @@
 #include <string>
 #include <system_error>
 
+#include "tessera/core/checked_arithmetic.hpp"
+#include "tessera/core/view.hpp"
 #include "tessera/io/atomic_file.hpp"
 
 namespace tessera::io {
@@ -49,6 +51,29 @@ class input_file {
       throw;
     } catch (const std::exception& e) {  // libstdc++ throws from filebuf on a read error
       throw error(std::string("could not be read (") + e.what() + ")");
+    }
+  }
+
+  /// The bytes the data of a field of extents e in T take; "has extents ..., whose byte
+  /// count overflows 64 bits" when that count cannot be represented.
+  template <class T, int Rank>
+  std::uint64_t data_bytes(const extents<Rank>& e) const {
+    const auto points = e.checked_size();
+    const auto bytes = points ? tessera::detail::checked_bytes(*points, sizeof(T)) : std::nullopt;
+    if (!bytes) throw error("has extents " + e.to_string() + ", whose byte count overflows 64 bits");
+    return *bytes;
+  }
+
+  /// The view a reader fills (interior e, given ghost width): an allocation failure names
+  /// the file; a view that cannot exist is an io_error.
+  template <class T, int Rank>
+  View<T, Rank, HostSpace> new_view(const std::string& label, const extents<Rank>& e, int ghost) const {
+    try {
+      return View<T, Rank, HostSpace>(label, e, ghost);
+    } catch (const allocation_error& err) {
+      throw allocation_error(reader_ + ": '" + path_ + "': " + err.what());
+    } catch (const invalid_argument_error& err) {
+      throw error(std::string("cannot be held in a view: ") + err.what());
     }
   }
 

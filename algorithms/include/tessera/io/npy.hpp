@@ -254,22 +254,13 @@ View<T, Rank, HostSpace> read_npy(const std::string& path, const std::string& la
       fail("has shape " + detail::shape_string(h.shape) + " with no points along an axis; a field needs at least one");
     e[d] = h.shape[d];
   }
-  const auto count = e.checked_size();
-  const auto bytes = count ? tessera::detail::checked_bytes(*count, sizeof(T)) : std::nullopt;
-  if (!bytes) fail("has shape " + e.to_string() + ", whose byte count overflows 64 bits");
+  const std::uint64_t bytes = in.data_bytes<T>(e);
   // Compare what the header announces with what the file holds before allocating.
-  if (*bytes != in.remaining())
-    fail(std::string(*bytes > in.remaining() ? "is truncated" : "has bytes beyond its data") + ": the header announces " +
-         std::to_string(*count) + " values of shape " + e.to_string() + " (" + std::to_string(*bytes) +
+  if (bytes != in.remaining())
+    fail(std::string(bytes > in.remaining() ? "is truncated" : "has bytes beyond its data") + ": the header announces " +
+         std::to_string(bytes / sizeof(T)) + " values of shape " + e.to_string() + " (" + std::to_string(bytes) +
          " bytes) but the file holds " + std::to_string(in.remaining()) + " bytes of data");
-  View<T, Rank, HostSpace> v;
-  try {
-    v = View<T, Rank, HostSpace>(label, e, ghost);
-  } catch (const allocation_error& err) {
-    throw allocation_error("tessera::read_npy: '" + path + "': " + err.what());
-  } catch (const invalid_argument_error& err) {
-    fail(std::string("cannot be held in a view: ") + err.what());
-  }
+  auto v = in.new_view<T>(label, e, ghost);
   detail::for_each_interior_row(v, [&](T* row, index_t n) { in.read(row, n * sizeof(T), "its data"); });
   return v;
 }

@@ -386,9 +386,7 @@ View<T, Rank, HostSpace> read_vti(const std::string& path, const std::string& la
 
   extents<Rank> e;
   for (int d = 0; d < Rank; ++d) e[d] = n[Rank - 1 - d];
-  const auto points = e.checked_size();
-  const auto expected = points ? tessera::detail::checked_bytes(*points, sizeof(T)) : std::nullopt;
-  if (!expected) fail("has extents " + e.to_string() + " whose byte count overflows 64 bits");
+  const std::uint64_t expected = in.data_bytes<T>(e);
   in.seek(data_start);
   unsigned char cb[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   in.read(cb, count_bytes, "the byte count before its data");
@@ -397,16 +395,16 @@ View<T, Rank, HostSpace> read_vti(const std::string& path, const std::string& la
     const std::size_t k = swap ? i : count_bytes - 1 - i;  // most significant byte first
     announced = announced << 8 | cb[k];
   }
-  if (announced != *expected)
+  if (announced != expected)
     fail("announces " + std::to_string(announced) + " data bytes for extents " + e.to_string() + " (" +
-         std::to_string(*expected) + " expected)");
-  if (*expected > in.remaining())
-    fail("is truncated: " + std::to_string(*expected) + " data bytes announced, " + std::to_string(in.remaining()) +
+         std::to_string(expected) + " expected)");
+  if (expected > in.remaining())
+    fail("is truncated: " + std::to_string(expected) + " data bytes announced, " + std::to_string(in.remaining()) +
          " in the file");
   // What follows the data must be the closing tags (checked before the data is read).
-  const std::uint64_t tail_bytes = in.remaining() - *expected;
+  const std::uint64_t tail_bytes = in.remaining() - expected;
   if (tail_bytes > 4096) fail("has " + std::to_string(tail_bytes) + " bytes beyond its data");
-  in.seek(data_start + count_bytes + *expected);
+  in.seek(data_start + count_bytes + expected);
   std::string tail(static_cast<std::size_t>(tail_bytes), '\0');
   in.read(tail.data(), tail_bytes, "its closing tags");
   {
@@ -416,14 +414,7 @@ View<T, Rank, HostSpace> read_vti(const std::string& path, const std::string& la
     if (!closing.at_end()) fail("has bytes after </VTKFile>");
   }
 
-  View<T, Rank, HostSpace> v;
-  try {
-    v = View<T, Rank, HostSpace>(label, e, ghost);
-  } catch (const allocation_error& err) {
-    throw allocation_error("tessera::read_vti: '" + path + "': " + err.what());
-  } catch (const invalid_argument_error& err) {
-    fail(std::string("cannot be held in a view: ") + err.what());
-  }
+  auto v = in.new_view<T>(label, e, ghost);
   in.seek(data_start + count_bytes);
   detail::for_each_interior_row(v, [&](T* row, index_t k) {
     in.read(row, k * sizeof(T), "its data");
