@@ -1,5 +1,6 @@
 #pragma once
-// The umbrella header: everything a user of tessera needs.
+// The umbrella header: everything a user of tessera needs. The backends this build has
+// come from tessera/backends.hpp, which CMake writes (cmake/backends.hpp.in).
 #include "tessera/core/boundary.hpp"
 #include "tessera/core/deep_copy.hpp"
 #include "tessera/core/extents.hpp"
@@ -8,12 +9,7 @@
 #include "tessera/core/shape.hpp"
 #include "tessera/core/stencil.hpp"
 #include "tessera/core/view.hpp"
-#include "tessera/host/parallel.hpp"
-#include "tessera/host/serial.hpp"
-#include "tessera/kokkos/mdrange.hpp"
-#if TESSERA_ENABLE_CUDA
-#include "tessera/cuda/cuda.hpp"
-#endif
+#include "tessera/backends.hpp"  // generated: every backend of this build
 #include "tessera/algorithms/apply.hpp"
 #include "tessera/algorithms/automatic.hpp"
 #include "tessera/algorithms/boundary_fill.hpp"

@@ -30,13 +30,14 @@ void fill_ghosts_device(const view_accessor<T, Rank>& a, const boundary_conditio
   const index_t g = a.ghost;
   for (int d = 0; d < Rank; ++d)
     for (int side = 0; side < 2; ++side) {
+      // the same slabs, in the same order, as the host fill (core/boundary.hpp)
+      index_t l[3] = {0, 0, 0}, h[3] = {1, 1, 1};
+      tessera::detail::ghost_slab<Rank>(a.n, g, d, side, l, h);
       array<index_t, 3> lo{}, ext{};
       index_t cells = 1;
       for (int e = 0; e < Rank; ++e) {
-        const index_t l = e == d ? (side == 0 ? -g : a.n[e]) : (e < d ? -g : 0);
-        const index_t h = e == d ? (side == 0 ? 0 : a.n[e] + g) : (e < d ? a.n[e] + g : a.n[e]);
-        lo[e] = l;
-        ext[e] = h - l;
+        lo[e] = l[e];
+        ext[e] = h[e] - l[e];
         cells *= ext[e];
       }
       if (cells == 0) continue;

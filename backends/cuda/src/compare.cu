@@ -8,7 +8,7 @@
 
 #include <cmath>
 
-#include "tessera/core/cuda_check.hpp"
+#include "tessera/cuda/cuda_check.hpp"
 #include "tessera/cuda/compare.hpp"
 #include "tessera/cuda/interior_pair.hpp"
 

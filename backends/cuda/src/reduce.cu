@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "tessera/core/cuda_check.hpp"
+#include "tessera/cuda/cuda_check.hpp"
 #include "tessera/cuda/interior_pair.hpp"
 #include "tessera/cuda/reduce.hpp"
 #include "tessera/cuda/runtime.hpp"

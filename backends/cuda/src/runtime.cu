@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "tessera/core/cuda_check.hpp"
+#include "tessera/cuda/cuda_check.hpp"
 #include "tessera/cuda/runtime.hpp"
 
 namespace tessera::cuda {

@@ -6,10 +6,7 @@
 #include <utility>
 
 #include "tessera/core/policy.hpp"
-#include "tessera/host/parallel.hpp"
-#if TESSERA_ENABLE_CUDA
-#include "tessera/cuda/automatic.hpp"
-#endif
+#include "tessera/host/automatic.hpp"
 
 namespace tessera {
 
@@ -19,17 +16,13 @@ struct automatic {
   static constexpr bool reaches = true;
 };
 
+/// Runs sweep_automatically of the views' memory space, found by argument-dependent lookup
+/// on it: host::parallel for HostSpace (backends/host/automatic.hpp), cuda::automatic for
+/// CudaSpace (tessera/cuda/automatic.hpp), which also takes a stream.
 template <class S, class T, int Rank, class Space, class... Extra>
 void sweep(const automatic&, const stencil<S, T>& st, const View<T, Rank, Space>& in,
            const View<T, Rank, Space>& out, Extra&&... extra) {
-  if constexpr (Space::host_accessible) {
-    static_assert(sizeof...(Extra) == 0, "tessera::automatic on host views takes no stream");
-    host::sweep(host::parallel{}, st, in, out);
-  } else {
-#if TESSERA_ENABLE_CUDA
-    cuda::sweep(cuda::automatic{}, st, in, out, std::forward<Extra>(extra)...);
-#endif
-  }
+  sweep_automatically(Space{}, st, in, out, std::forward<Extra>(extra)...);
 }
 
 }  // namespace tessera

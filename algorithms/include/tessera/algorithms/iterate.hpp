@@ -14,9 +14,7 @@
 
 #include "tessera/algorithms/apply.hpp"
 #include "tessera/algorithms/boundary_fill.hpp"
-#if TESSERA_ENABLE_CUDA
-#include "tessera/cuda/runtime.hpp"
-#endif
+#include "tessera/host/automatic.hpp"
 
 namespace tessera {
 
@@ -54,9 +52,7 @@ View<T, Rank, Space> iterate(const Policy& policy, const stencil<S, T>& st, cons
   }
   fill(cur);
   if (opt.every > 0 && opt.callback && steps > 0 && steps % opt.every == 0) opt.callback(steps, cur);
-#if TESSERA_ENABLE_CUDA
-  if constexpr (!Space::host_accessible) cuda::synchronize();  // asynchronous errors surface here
-#endif
+  synchronize(Space{});  // the space's backend: asynchronous errors surface here
   return cur;
 }
 

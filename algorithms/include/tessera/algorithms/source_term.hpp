@@ -7,10 +7,7 @@
 #include <string>
 
 #include "tessera/algorithms/apply.hpp"
-#include "tessera/host/policy.hpp"
-#if TESSERA_ENABLE_CUDA
-#include "tessera/cuda/elementwise.hpp"
-#endif
+#include "tessera/host/elementwise.hpp"
 
 namespace tessera {
 
@@ -22,27 +19,8 @@ void add_scaled(const View<T, Rank, Space>& out, T alpha, const View<T, Rank, Sp
   if (!(out.extents() == f.extents()))
     throw extent_mismatch_error("tessera::add_scaled: " + out.describe() + " and " + f.describe() +
                                 " have different interior extents");
-  if constexpr (Space::host_accessible) {
-    const auto o = out.accessor();
-    const view_accessor<const T, Rank> a = f.accessor();
-    const auto& n = out.extents();
-    if constexpr (Rank == 1) {
-      for (index_t x = 0; x < n[0]; ++x) o(x) += alpha * a(x);
-    } else if constexpr (Rank == 2) {
-#pragma omp parallel for if (out.size() >= host::parallel_threshold)
-      for (index_t y = 0; y < n[0]; ++y)
-        for (index_t x = 0; x < n[1]; ++x) o(y, x) += alpha * a(y, x);
-    } else {
-#pragma omp parallel for collapse(2) if (out.size() >= host::parallel_threshold)
-      for (index_t z = 0; z < n[0]; ++z)
-        for (index_t y = 0; y < n[1]; ++y)
-          for (index_t x = 0; x < n[2]; ++x) o(z, y, x) += alpha * a(z, y, x);
-    }
-  } else {
-#if TESSERA_ENABLE_CUDA
-    cuda::add_scaled_device<T, Rank>(out.accessor(), alpha, f.accessor());
-#endif
-  }
+  const view_accessor<const T, Rank> a = f.accessor();
+  add_scaled_in(Space{}, out.accessor(), alpha, a);  // in the views' space (argument-dependent lookup)
 }
 
 template <execution_policy Policy, class S, class T, int Rank, class Space>

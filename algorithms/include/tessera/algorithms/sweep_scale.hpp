@@ -13,33 +13,16 @@
 
 #include "tessera/core/stencil.hpp"
 #include "tessera/core/view.hpp"
-#if TESSERA_ENABLE_CUDA
-#include "tessera/cuda/compare.hpp"
-#endif
+#include "tessera/host/compare.hpp"
 
 namespace tessera {
 
 /// max |v| over the whole allocation of v (interior, ghosts and padding); +infinity when
-/// any element is NaN or infinite, so a non-finite input cannot hide behind fmax.
+/// any element is NaN or infinite, so a non-finite input cannot hide behind fmax. Computed
+/// in v's memory space (max_abs_in, found by argument-dependent lookup on the space).
 template <class T, int Rank, class Space>
 double max_abs_including_ghosts(const View<T, Rank, Space>& v) {
-  const index_t n = v.layout().span();
-  if constexpr (Space::host_accessible) {
-    double m = 0;
-    const T* p = v.data();
-    for (index_t i = 0; i < n; ++i) {
-      const double a = std::fabs(static_cast<double>(p[i]));
-      m = a > m ? a : (a == a ? m : HUGE_VAL);  // NaN: a == a is false
-    }
-    return m;
-  } else {
-#if TESSERA_ENABLE_CUDA
-    return cuda::detail::max_abs_span<T>(v.data(), n);
-#else
-    static_assert(Space::host_accessible, "tessera: no device backend for this memory space");
-    return 0;
-#endif
-  }
+  return max_abs_in(Space{}, static_cast<const T*>(v.data()), v.layout().span());
 }
 
 /// S = sum_k |c_k| * max |in|: the scale the rounding error of a sweep of `in` obeys.

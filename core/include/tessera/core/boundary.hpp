@@ -53,6 +53,22 @@ TESSERA_HD constexpr index_t ghost_source(index_t i, index_t n, boundary_kind ki
   if (kind == boundary_kind::periodic) return i < 0 ? i + n : i - n;
   return i < 0 ? -1 - i : 2 * n - 1 - i;  // neumann: mirror about the face
 }
+
+/// The box [lo, hi) of ghost cells that the fill of face (d, side) writes, the faces
+/// filled in the order axis 0 low, axis 0 high, axis 1 low, ...: axis d its g ghost
+/// layers on that side; axes before d their full range (filled already, so edges and
+/// corners take the later axis' rule); axes after d their interior. Every backend fills
+/// these boxes, so host and device fills agree cell by cell.
+template <int Rank>
+TESSERA_HD constexpr void ghost_slab(const array<index_t, Rank>& n, index_t g, int d, int side, index_t* lo,
+                                     index_t* hi) {
+  for (int e = 0; e < Rank; ++e) {
+    lo[e] = e < d ? -g : 0;
+    hi[e] = e < d ? n[e] + g : n[e];
+  }
+  lo[d] = side == 0 ? -g : n[d];
+  hi[d] = side == 0 ? 0 : n[d] + g;
+}
 }  // namespace detail
 
 }  // namespace tessera

@@ -1,10 +1,8 @@
 #pragma once
 // deep_copy between views of any two spaces, and create_mirror. Copies move the whole
 // allocation, ghosts included, so the two layouts must match exactly.
-#include <cstring>
 #include <string>
 
-#include "tessera/core/cuda_check.hpp"
 #include "tessera/core/view.hpp"
 #include "tessera/core/view_checks.hpp"
 
@@ -22,18 +20,10 @@ void deep_copy(const View<T, Rank, DstSpace>& dst, const View<T, Rank, SrcSpace>
                                 " differ in layout; create the destination with src.layout() "
                                 "(or create_mirror(src))");
   if (dst.data() == src.data()) return;
-  const std::size_t bytes = src.allocation_bytes();
-  if constexpr (DstSpace::host_accessible && SrcSpace::host_accessible) {
-    std::memcpy(dst.data(), src.data(), bytes);
-  } else {
-#if TESSERA_ENABLE_CUDA
-    constexpr auto kind = DstSpace::host_accessible   ? cudaMemcpyDeviceToHost
-                          : SrcSpace::host_accessible ? cudaMemcpyHostToDevice
-                                                      : cudaMemcpyDeviceToDevice;
-    TESSERA_CUDA_CHECK(cudaMemcpy(dst.data(), src.data(), bytes, kind),
-                       "deep_copy " + src.describe() + " -> " + dst.describe());
-#endif
-  }
+  // Found by argument-dependent lookup on the spaces: core copies host to host, each
+  // backend between its space and the host's (and within its own).
+  copy_bytes(DstSpace{}, SrcSpace{}, dst.data(), src.data(), src.allocation_bytes(),
+             "deep_copy " + src.describe() + " -> " + dst.describe());
 }
 
 /// A new host view with the same layout as v (label v.label() + "_mirror"); contents are

@@ -1,13 +1,17 @@
 #pragma once
 // Memory spaces: where a view's elements live. A space allocates, frees, zero-fills and
-// says whether host code may dereference its pointers.
+// says whether host code may dereference its pointers. Core knows the host's memory
+// only; each backend defines its own space beside its code (tessera/cuda/memory_space.hpp:
+// CudaSpace) and the operations algorithms need on it as functions found by
+// argument-dependent lookup on the space: copy_bytes here, and synchronize,
+// fill_ghosts_in, compare_in, reduce_in, max_abs_in, add_scaled_in and
+// sweep_automatically in the backends (the host's in backends/host).
 #include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
 
 #include "tessera/core/config.hpp"
-#include "tessera/core/cuda_check.hpp"
 #include "tessera/core/errors.hpp"
 
 namespace tessera {
@@ -32,32 +36,12 @@ struct HostSpace {
   static void deallocate(void* p) noexcept { std::free(p); }
 };
 
-#if TESSERA_ENABLE_CUDA
-/// Device memory of the current CUDA device (cudaMalloc; 256-byte aligned).
-struct CudaSpace {
-  static constexpr const char* name = "CudaSpace";
-  static constexpr bool host_accessible = false;
 
-  static void* allocate(std::size_t bytes, const std::string& label) {
-    if (bytes == 0) bytes = 256;
-    void* p = nullptr;
-    cudaError_t st = cudaMalloc(&p, bytes);
-    if (st != cudaSuccess) {
-      std::size_t free_b = 0, total_b = 0;
-      cudaGetLastError();  // clear the sticky error before asking for the free memory
-      bool known = cudaMemGetInfo(&free_b, &total_b) == cudaSuccess;
-      throw allocation_error("tessera: cudaMalloc of " + std::to_string(bytes) +
-                             " bytes for view '" + label + "' failed: " + cudaGetErrorString(st) +
-                             (known ? "; " + std::to_string(free_b) + " bytes free of " +
-                                          std::to_string(total_b)
-                                    : std::string("; no usable CUDA device")));
-    }
-    TESSERA_CUDA_CHECK(cudaMemset(p, 0, bytes), "zero-filling view '" + label + "'");
-    return p;
-  }
-  static void deallocate(void* p) noexcept { cudaFree(p); }
-};
-#endif
+/// Copies n bytes between two allocations of the host (deep_copy's customisation point:
+/// a backend overloads it for its space paired with HostSpace and with itself).
+inline void copy_bytes(HostSpace, HostSpace, void* dst, const void* src, std::size_t n, const std::string&) {
+  std::memcpy(dst, src, n);
+}
 
 template <class S>
 concept memory_space = requires {

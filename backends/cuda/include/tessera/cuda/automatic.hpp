@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "tessera/core/cuda_check.hpp"
+#include "tessera/cuda/cuda_check.hpp"
 #include "tessera/cuda/dispatch.hpp"
 #include "tessera/cuda/tuning.hpp"
 
@@ -161,6 +161,13 @@ void sweep(const automatic&, const stencil<S, T>& st, const View<T, Rank, Space>
   detail::with_candidate(c, [&](auto policy) {
     if constexpr (has_kernel_v<decltype(policy), S>) sweep(policy, st, in, out, stream);
   });
+}
+
+/// The customisation point tessera::automatic reaches for CudaSpace views.
+template <class S, class T, int Rank>
+void sweep_automatically(CudaSpace, const stencil<S, T>& st, const View<T, Rank, CudaSpace>& in,
+                         const View<T, Rank, CudaSpace>& out, cudaStream_t stream = nullptr) {
+  sweep(automatic{}, st, in, out, stream);
 }
 
 /// The plan cuda::automatic runs from the table alone (see table_choice), on views built

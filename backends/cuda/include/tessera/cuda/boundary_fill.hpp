@@ -6,6 +6,7 @@
 
 #include "tessera/core/accessor.hpp"
 #include "tessera/core/boundary.hpp"
+#include "tessera/cuda/memory_space.hpp"
 
 namespace tessera::cuda {
 
@@ -13,5 +14,11 @@ namespace tessera::cuda {
 template <class T, int Rank>
 void fill_ghosts_device(const view_accessor<T, Rank>& a, const boundary_conditions<Rank>& bc,
                         cudaStream_t stream = nullptr);
+
+/// The customisation point tessera::fill_ghosts reaches for CudaSpace views.
+template <class T, int Rank>
+void fill_ghosts_in(CudaSpace, const view_accessor<T, Rank>& a, const boundary_conditions<Rank>& bc) {
+  fill_ghosts_device(a, bc);
+}
 
 }  // namespace tessera::cuda

@@ -1,9 +1,9 @@
 #pragma once
 // Device-side comparison of two CUDA views with Thrust: one transform-reduce over the
 // interior points; only the small result struct comes back to the host.
+#include "tessera/core/accessor.hpp"
 #include "tessera/core/comparison.hpp"
-#include "tessera/core/memory_space.hpp"
-#include "tessera/core/view.hpp"
+#include "tessera/cuda/memory_space.hpp"
 
 namespace tessera::cuda {
 
@@ -18,10 +18,16 @@ template <class T>
 double max_abs_span(const T* p, index_t n);
 }  // namespace detail
 
-/// Same measures as tessera::compare on the host (b is the reference).
+/// The customisation points tessera::compare and validate reach for CudaSpace views: the
+/// comparison of two device views (same measures as on the host, b the reference) and
+/// max |p[i]| over a device allocation.
 template <class T, int Rank>
-comparison compare_device(const View<T, Rank, CudaSpace>& a, const View<T, Rank, CudaSpace>& b) {
-  return detail::compare_accessors<T, Rank>(a.accessor(), b.accessor());
+comparison compare_in(CudaSpace, const view_accessor<const T, Rank>& a, const view_accessor<const T, Rank>& b) {
+  return detail::compare_accessors<T, Rank>(a, b);
+}
+template <class T>
+double max_abs_in(CudaSpace, const T* p, index_t n) {
+  return detail::max_abs_span<T>(p, n);
 }
 
 }  // namespace tessera::cuda

@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include "tessera/core/accessor.hpp"
+#include "tessera/cuda/memory_space.hpp"
 
 namespace tessera::cuda {
 
@@ -10,5 +11,11 @@ namespace tessera::cuda {
 template <class T, int Rank>
 void add_scaled_device(const view_accessor<T, Rank>& out, T alpha, const view_accessor<const T, Rank>& f,
                        cudaStream_t stream = nullptr);
+
+/// The customisation point tessera::add_scaled reaches for CudaSpace views.
+template <class T, int Rank>
+void add_scaled_in(CudaSpace, const view_accessor<T, Rank>& out, T alpha, const view_accessor<const T, Rank>& f) {
+  add_scaled_device<T, Rank>(out, alpha, f);
+}
 
 }  // namespace tessera::cuda

@@ -8,11 +8,8 @@
 //                 doubles) per block into the result. Kept as a selectable variant and
 //                 tested against Thrust.
 #include "tessera/core/accessor.hpp"
-
-namespace tessera {
-enum class reduction_method { thrust, block_atomic };
-enum class reduction_kind { dot, sum_squares, max_abs };
-}  // namespace tessera
+#include "tessera/core/reduction.hpp"
+#include "tessera/cuda/memory_space.hpp"
 
 namespace tessera::cuda::detail {
 
@@ -23,3 +20,12 @@ double reduce_interior(const view_accessor<const T, Rank>& a, const view_accesso
                        reduction_kind kind, reduction_method method);
 
 }  // namespace tessera::cuda::detail
+
+namespace tessera::cuda {
+/// The customisation point tessera::dot, norm_l2 and norm_max reach for CudaSpace views.
+template <class T, int Rank>
+double reduce_in(CudaSpace, const view_accessor<const T, Rank>& a, const view_accessor<const T, Rank>& b,
+                 reduction_kind kind, reduction_method method) {
+  return detail::reduce_interior<T, Rank>(a, b, kind, method);
+}
+}  // namespace tessera::cuda

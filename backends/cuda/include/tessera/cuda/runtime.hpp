@@ -7,6 +7,7 @@
 #include <string>
 
 #include "tessera/cuda/device_limits.hpp"
+#include "tessera/cuda/memory_space.hpp"
 #include "tessera/cuda/plan.hpp"
 
 namespace tessera::cuda {
@@ -29,6 +30,9 @@ const device_limits& current_device_limits();
 
 /// cudaDeviceSynchronize, checked.
 void synchronize();
+/// The customisation point tessera::iterate reaches for CudaSpace views: asynchronous
+/// errors surface here.
+inline void synchronize(CudaSpace) { synchronize(); }
 
 /// What the most recent tessera launch on this host thread used.
 struct launch_record {

@@ -216,6 +216,8 @@ void sweep(const mdrange& p, const stencil<S, T>& st, const View<T, Rank, Space>
       const tessera::View<T, __VA_ARGS__::rank, tessera::SPACE>&,                                \
       const tessera::View<T, __VA_ARGS__::rank, tessera::SPACE>&);
 #if TESSERA_ENABLE_CUDA
+// device views too: the reference stages them through the host (deep_copy)
+#include "tessera/cuda/memory_space.hpp"
 #define TESSERA_KOKKOS_SWEEPS(PREFIX, T, ...)                        \
   TESSERA_KOKKOS_SWEEP_INSTANCE(PREFIX, HostSpace, T, __VA_ARGS__) \
   TESSERA_KOKKOS_SWEEP_INSTANCE(PREFIX, CudaSpace, T, __VA_ARGS__)

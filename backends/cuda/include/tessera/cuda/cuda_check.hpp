@@ -1,9 +1,6 @@
 #pragma once
 // Turns a failed CUDA runtime call into a tessera::backend_error that names the call,
-// the CUDA error string and the context (policy, view). Only present in CUDA builds.
-#include "tessera/core/config.hpp"
-
-#if TESSERA_ENABLE_CUDA
+// the CUDA error string and the context (policy, view).
 #include <cuda_runtime_api.h>
 
 #include <string>
@@ -25,4 +22,3 @@ inline void cuda_check(cudaError_t status, const char* call, const std::string& 
 
 /// Checks a CUDA runtime call; context is any std::string expression.
 #define TESSERA_CUDA_CHECK(call, context) ::tessera::detail::cuda_check((call), #call, (context))
-#endif

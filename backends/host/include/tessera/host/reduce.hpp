@@ -1,0 +1,48 @@
+#pragma once
+// Reductions over a host view's interior, in double, OpenMP over rows: reduce_in, the
+// customisation point tessera::dot, norm_l2 and norm_max reach for HostSpace views.
+#include <cmath>
+
+#include "tessera/core/accessor.hpp"
+#include "tessera/core/memory_space.hpp"
+#include "tessera/core/reduction.hpp"
+#include "tessera/host/policy.hpp"
+
+namespace tessera {
+
+/// b is read only for reduction_kind::dot; the method is the device's choice only.
+template <class T, int Rank>
+double reduce_in(HostSpace, const view_accessor<const T, Rank>& pa, const view_accessor<const T, Rank>& pb,
+                 reduction_kind kind, reduction_method) {
+  const auto& n = pa.n;
+  index_t points = 1;
+  for (int d = 0; d < Rank; ++d) points *= n[d];
+  if (points == 0) return 0;
+  const index_t rows = points / n[Rank - 1];
+  auto row_origin = [&](const view_accessor<const T, Rank>& p, index_t r) {
+    index_t off = 0, rest = r;
+    for (int d = Rank - 2; d >= 0; --d) {
+      off += (rest % n[d]) * p.stride[d];
+      rest /= n[d];
+    }
+    return p.origin + off;
+  };
+  double acc = 0;
+  if (kind == reduction_kind::max_abs) {
+#pragma omp parallel for reduction(max : acc) if (points >= host::parallel_threshold)
+    for (index_t r = 0; r < rows; ++r) {
+      const T* x = row_origin(pa, r);
+      for (index_t i = 0; i < n[Rank - 1]; ++i) acc = std::fmax(acc, std::fabs(double(x[i])));
+    }
+  } else {
+#pragma omp parallel for reduction(+ : acc) if (points >= host::parallel_threshold)
+    for (index_t r = 0; r < rows; ++r) {
+      const T* x = row_origin(pa, r);
+      const T* y = row_origin(kind == reduction_kind::dot ? pb : pa, r);
+      for (index_t i = 0; i < n[Rank - 1]; ++i) acc += double(x[i]) * double(y[i]);
+    }
+  }
+  return acc;
+}
+
+}  // namespace tessera
