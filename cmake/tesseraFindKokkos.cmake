@@ -13,6 +13,9 @@
 # installed tessera records the Kokkos it was built with (TESSERA_KOKKOS_BUILT_WITH_*) and
 # finds that one again: a consumer never silently gets another Kokkos.
 #
+# With TESSERA_KOKKOS_OPTIONAL (the package config's default), a recorded Kokkos that is
+# gone leaves tessera::kokkos_core undefined instead of failing.
+#
 # Sets TESSERA_KOKKOS_KIND (upstream | trilinos), TESSERA_KOKKOS_DESCRIPTION and, for the
 # package config, TESSERA_KOKKOS_RECORD_DIR / _VERSION / _INCLUDE_DIR / _LIBRARY.
 include_guard(GLOBAL)
@@ -22,6 +25,18 @@ if(TARGET tessera::kokkos_core)
 endif()
 
 set(TESSERA_KOKKOS_PREFIX "" CACHE PATH "Extra prefix searched for a Trilinos-packaged Kokkos (headers in include/trilinos)")
+
+# On the consumer's side the Kokkos reference may be optional (find_package(tessera)
+# without COMPONENTS kokkos): then a missing Kokkos leaves tessera::kokkos out instead of
+# failing. A macro, so that return() leaves this file.
+macro(_tessera_kokkos_missing)
+  if(TESSERA_KOKKOS_OPTIONAL)
+    string(CONCAT _tessera_kokkos_why ${ARGN})
+    message(STATUS "tessera: the Kokkos reference (tessera::kokkos) is not available: ${_tessera_kokkos_why}")
+    return()
+  endif()
+  message(FATAL_ERROR ${ARGN})
+endmacro()
 
 function(_tessera_use_upstream_kokkos)
   add_library(tessera::kokkos_core INTERFACE IMPORTED GLOBAL)
@@ -41,7 +56,7 @@ if(TESSERA_KOKKOS_BUILT_WITH STREQUAL "upstream" AND NOT _tessera_kokkos_root)
   find_package(Kokkos ${TESSERA_KOKKOS_BUILT_WITH_VERSION} EXACT CONFIG QUIET
     PATHS "${TESSERA_KOKKOS_BUILT_WITH_DIR}")
   if(NOT Kokkos_FOUND)
-    message(FATAL_ERROR
+    _tessera_kokkos_missing(
       "tessera was built with Kokkos ${TESSERA_KOKKOS_BUILT_WITH_VERSION} from "
       "'${TESSERA_KOKKOS_BUILT_WITH_DIR}', which is not found there any more (nor that version "
       "below CMAKE_PREFIX_PATH). Reinstall that Kokkos, pass -DKokkos_ROOT=<its prefix>, or "
@@ -52,7 +67,7 @@ if(TESSERA_KOKKOS_BUILT_WITH STREQUAL "upstream" AND NOT _tessera_kokkos_root)
 elseif(TESSERA_KOKKOS_BUILT_WITH STREQUAL "trilinos" AND NOT _tessera_kokkos_root)
   if(NOT EXISTS "${TESSERA_KOKKOS_BUILT_WITH_INCLUDE_DIR}/Kokkos_Core.hpp" OR
      NOT EXISTS "${TESSERA_KOKKOS_BUILT_WITH_LIBRARY}")
-    message(FATAL_ERROR
+    _tessera_kokkos_missing(
       "tessera was built with the Trilinos-packaged Kokkos ('${TESSERA_KOKKOS_BUILT_WITH_INCLUDE_DIR}', "
       "'${TESSERA_KOKKOS_BUILT_WITH_LIBRARY}'), which is not found there any more. Install "
       "libtrilinos-kokkos-dev again, or rebuild tessera against the Kokkos you have.")

@@ -19,4 +19,10 @@
 #include "tessera/algorithms/poisson.hpp"
 #include "tessera/algorithms/wave.hpp"
 #include "tessera/algorithms/compare.hpp"
+// The Kokkos reference (kokkos::mdrange) and validate: wherever Kokkos is reachable, i.e.
+// for programs that link tessera::kokkos. A program that links tessera::tessera alone
+// sweeps without Kokkos.
+#if __has_include(<Kokkos_Core.hpp>)
 #include "tessera/algorithms/validate.hpp"
+#include "tessera/kokkos/mdrange.hpp"
+#endif
