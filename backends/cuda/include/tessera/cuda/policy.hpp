@@ -1,8 +1,8 @@
 #pragma once
 // The CUDA execution policies: the textbook progression of GPU stencils, each a small
 // value type whose tile parameters are template arguments. A parameter left at 0 takes
-// the documented default for the grid's rank (see tile_defaults.hpp). All of them
-// reach CudaSpace views only.
+// the documented default for the grid's rank and shape (kernel_config, tile_config.hpp).
+// All of them reach CudaSpace views only.
 //
 //   naive<BX, BY, BZ>          one thread per output point, every read from global memory
 //   tiled<TX, TY, TZ>          one block per input tile (halo included) staged in shared
