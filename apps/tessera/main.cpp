@@ -125,14 +125,31 @@ bool runs_on_gpu(const std::string& name) {
   return gpu;
 }
 
-/// "" when `name` is a policy of this build that can run here; else why not.
-std::string policy_unavailable(const std::string& name) {
+/// "" when `name` is a policy of this build; else the usage error that lists them.
+std::string unknown_policy(const std::string& name) {
   const auto names = ts::app::policy_names();
-  if (std::find(names.begin(), names.end(), name) == names.end())
-    return "unknown policy '" + name + "'; this build has:" + policy_list_text();
+  if (std::find(names.begin(), names.end(), name) != names.end()) return {};
+  return "unknown policy '" + name + "'; this build has:" + policy_list_text();
+}
+
+/// "" when the (known) policy `name` can run here; else why not: a cuda: policy without a
+/// CUDA device.
+std::string no_device_for(const std::string& name) {
   if (name.starts_with("cuda:") && !ts::app::cuda_device_present())
     return "policy '" + name + "' runs on a CUDA device, and none was found (use host:parallel, or automatic)";
   return {};
+}
+
+/// --size N: an integer in [1, 2048]; "" or the usage error.
+std::string parse_size(const std::string& s, int& out) {
+  return parse_int(s, 1, 2048, out) ? std::string() : "--size wants an integer in [1, 2048], got '" + s + "'";
+}
+
+/// The whole of s as a finite decimal number.
+bool parse_real(const std::string& s, double& out) {
+  char* end = nullptr;
+  out = std::strtod(s.c_str(), &end);
+  return !s.empty() && *end == '\0' && std::isfinite(out);
 }
 
 /// "" when `path` can be written (its folder exists and takes a new file); else why not.
@@ -224,10 +241,10 @@ int demo(int argc, char** argv, int first) {
   for (const auto& a : args) {
     if (a.option == "--help" || a.option == "-h") return std::fputs(usage, stdout), finish(0);
     if (a.option == "--size") {
-      if (!parse_int(*a.value, 1, 2048, n)) return usage_error("--size wants an integer in [1, 2048], got '" + *a.value + "'", usage);
+      if (auto e = parse_size(*a.value, n); !e.empty()) return usage_error(e, usage);
     } else if (a.option == "--policy") {
-      if (auto why = policy_unavailable(*a.value); !why.empty()) {
-        if (why.starts_with("unknown")) return usage_error(why, usage);
+      if (auto e = unknown_policy(*a.value); !e.empty()) return usage_error(e, usage);
+      if (auto why = no_device_for(*a.value); !why.empty()) {
         std::printf("tessera demo: SKIPPED: %s\n", why.c_str());
         return finish(0);
       }
@@ -310,11 +327,11 @@ int validate(int argc, char** argv, int first) {
     if (a.option == "--help" || a.option == "-h") return std::fputs(usage, stdout), finish(0);
     if (a.option == "--policy") policy = *a.value;
     else if (a.option == "--size") {
-      if (!parse_int(*a.value, 1, 2048, size)) return usage_error("--size wants an integer in [1, 2048], got '" + *a.value + "'", usage);
+      if (auto e = parse_size(*a.value, size); !e.empty()) return usage_error(e, usage);
     } else return usage_error("unknown argument '" + a.option + "' for validate", usage);
   }
-  if (auto why = policy_unavailable(policy); !why.empty()) {
-    if (why.starts_with("unknown")) return usage_error(why, usage);
+  if (auto e = unknown_policy(policy); !e.empty()) return usage_error(e, usage);
+  if (auto why = no_device_for(policy); !why.empty()) {
     std::printf("tessera validate: SKIPPED: %s\n", why.c_str());
     return finish(0);
   }
@@ -381,7 +398,7 @@ int run_command(int argc, char** argv, int first) {
         return usage_error("unknown problem '" + s + "' (heat3d, poisson2d, wave2d)", run_usage);
       o.problem = s;
     } else if (a.option == "--size") {
-      if (!parse_int(s, 1, 2048, o.size)) return usage_error("--size wants an integer in [1, 2048], got '" + s + "'", run_usage);
+      if (auto e = parse_size(s, o.size); !e.empty()) return usage_error(e, run_usage);
     } else if (a.option == "--steps") {
       if (!parse_int(s, 0, 100000000, o.steps)) return usage_error("--steps wants an integer >= 0, got '" + s + "'", run_usage);
       o.steps_given = true;
@@ -391,19 +408,15 @@ int run_command(int argc, char** argv, int first) {
       if (s != "float" && s != "double") return usage_error("--precision wants float or double, got '" + s + "'", run_usage);
       o.precision = s;
     } else if (a.option == "--policy") {
-      const auto names = ts::app::policy_names();
-      if (std::find(names.begin(), names.end(), s) == names.end())
-        return usage_error("unknown policy '" + s + "'; this build has:" + policy_list_text(), run_usage);
+      if (auto e = unknown_policy(s); !e.empty()) return usage_error(e, run_usage);
       o.policy = s;
     } else if (a.option == "--boundary") {
       if (s != "dirichlet" && s != "periodic" && s != "neumann")
         return usage_error("--boundary wants dirichlet, periodic or neumann, got '" + s + "'", run_usage);
       o.boundary = s;
     } else if (a.option == "--dt") {
-      char* end = nullptr;
-      const double d = std::strtod(s.c_str(), &end);
-      if (s.empty() || *end != '\0' || !(d > 0) || !std::isfinite(d))
-        return usage_error("--dt wants a positive number, got '" + s + "'", run_usage);
+      double d = 0;
+      if (!parse_real(s, d) || !(d > 0)) return usage_error("--dt wants a positive number, got '" + s + "'", run_usage);
       o.dt = d;
     } else if (a.option == "--input") {
       if (!s.ends_with(".npy") && !s.ends_with(".vti"))
@@ -417,9 +430,9 @@ int run_command(int argc, char** argv, int first) {
       if (!s.ends_with(".png")) return usage_error("--image wants a .png file name, got '" + s + "'", run_usage);
       o.image = s;
     } else if (a.option == "--tol") {
-      char* end = nullptr;
-      const double t = std::strtod(s.c_str(), &end);
-      if (s.empty() || *end != '\0' || !(t > 0) || !(t < 1)) return usage_error("--tol wants a number in (0, 1), got '" + s + "'", run_usage);
+      double t = 0;
+      if (!parse_real(s, t) || !(t > 0) || !(t < 1))
+        return usage_error("--tol wants a number in (0, 1), got '" + s + "'", run_usage);
       o.tol = t;
     } else {
       return usage_error("unknown argument '" + a.option + "'", run_usage);
@@ -437,7 +450,7 @@ int run_command(int argc, char** argv, int first) {
       std::fprintf(stderr, "tessera run: %s\n", why.c_str());
       return 1;
     }
-  if (auto why = policy_unavailable(o.policy); !why.empty()) {
+  if (auto why = no_device_for(o.policy); !why.empty()) {
     std::fprintf(stderr, "tessera run: %s\n", why.c_str());
     return 1;
   }
