@@ -1,7 +1,6 @@
 // The tile variants of variants.hpp for float.
-#include <tessera/cuda/kernels/pipelined.cuh>
-#include <tessera/cuda/kernels/shared_streaming.cuh>
-#include <tessera/cuda/kernels/vector_streaming.cuh>
+#include <tessera/cuda/kernel_entry.cuh>
+#include <tessera/cuda/strategies.hpp>
 
 #include "variants.hpp"
 

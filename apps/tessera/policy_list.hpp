@@ -16,14 +16,7 @@ void for_each_host_policy(F&& f) {
 template <class F>
 void for_each_cuda_policy([[maybe_unused]] F&& f) {
 #if TESSERA_ENABLE_CUDA
-  f(cuda::naive{});
-  f(cuda::tiled<>{});
-  f(cuda::coarsened<>{});
-  f(cuda::register_tiled<>{});
-  f(cuda::streaming<>{});
-  f(cuda::shared_streaming<>{});
-  f(cuda::pipelined<>{});
-  f(cuda::vector_streaming<>{});
+  for_each_type(cuda::strategies{}, f);  // the listed strategies (tessera/cuda/strategies.hpp)
   f(cuda::automatic{});
 #endif
 }

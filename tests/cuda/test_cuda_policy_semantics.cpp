@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <string>
+#include <tuple>
 #include <type_traits>
 
 #include "../support/cuda_support.hpp"
@@ -16,9 +17,11 @@ namespace ts = tessera;
 namespace cu = tessera::cuda;
 using namespace ts::test;
 
-#define TESSERA_CUDA_POLICIES                                                                                   \
-  cu::naive<>, cu::tiled<>, cu::coarsened<>, cu::register_tiled<>, cu::streaming<>, cu::shared_streaming<>,  \
-      cu::pipelined<>, cu::vector_streaming<>, cu::automatic, ts::automatic
+/// Every listed CUDA strategy (tessera/cuda/strategies.hpp, default tiles), then
+/// cuda::automatic and tessera::automatic.
+template <class... Strategies>
+std::tuple<Strategies..., cu::automatic, ts::automatic> cuda_policies_of(ts::type_list<Strategies...>);
+using cuda_policies = decltype(cuda_policies_of(cu::strategies{}));
 
 namespace {
 
@@ -59,7 +62,7 @@ bool sweeps_like_serial(const ts::layout<3>& lin, const ts::layout<3>& lout, std
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("CUDA: a sweep writes every interior point and no ghost cell", P, TESSERA_CUDA_POLICIES) {
+TEST_CASE_TEMPLATE_DEFINE("CUDA: a sweep writes every interior point and no ghost cell", P, writes_interior_not_ghosts) {
   TESSERA_REQUIRE_CUDA_DEVICE();
   // ghost width 3 > radius 1: ghost cells beyond the shape's reach must survive too
   const ts::layout<3> l(ts::extents{13, 9, 37}, 3, ts::default_row_alignment<double>);
@@ -68,7 +71,7 @@ TEST_CASE_TEMPLATE("CUDA: a sweep writes every interior point and no ghost cell"
   CHECK(sweeps_like_serial<P, ts::star<3, 2>, float>(lf, lf, 7));
 }
 
-TEST_CASE_TEMPLATE("CUDA: in and out may have different ghost widths and row alignments", P, TESSERA_CUDA_POLICIES) {
+TEST_CASE_TEMPLATE_DEFINE("CUDA: in and out may have different ghost widths and row alignments", P, mixed_ghosts_and_alignments) {
   TESSERA_REQUIRE_CUDA_DEVICE();
   const ts::extents<3> e{9, 14, 45};
   // 16-byte rows on both sides serve every strategy
@@ -80,7 +83,7 @@ TEST_CASE_TEMPLATE("CUDA: in and out may have different ghost widths and row ali
   else CHECK(served);
 }
 
-TEST_CASE_TEMPLATE("CUDA: apply on a user stream", P, TESSERA_CUDA_POLICIES) {
+TEST_CASE_TEMPLATE_DEFINE("CUDA: apply on a user stream", P, user_stream) {
   TESSERA_REQUIRE_CUDA_DEVICE();
   cudaStream_t s = nullptr;
   REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
@@ -89,7 +92,7 @@ TEST_CASE_TEMPLATE("CUDA: apply on a user stream", P, TESSERA_CUDA_POLICIES) {
   cudaStreamDestroy(s);
 }
 
-TEST_CASE_TEMPLATE("CUDA: an empty grid is a no-op", P, TESSERA_CUDA_POLICIES) {
+TEST_CASE_TEMPLATE_DEFINE("CUDA: an empty grid is a no-op", P, empty_grid) {
   TESSERA_REQUIRE_CUDA_DEVICE();
   ts::View<double, 3> in_h("in0", ts::extents{0, 5, 5}, 2), out_h("out0", in_h.layout());
   poison(out_h);
@@ -99,7 +102,7 @@ TEST_CASE_TEMPLATE("CUDA: an empty grid is a no-op", P, TESSERA_CUDA_POLICIES) {
   CHECK(ghosts_changed(to_host(out)) == 0);
 }
 
-TEST_CASE_TEMPLATE("CUDA: bad input is refused with the named exception of the host policies", P, TESSERA_CUDA_POLICIES) {
+TEST_CASE_TEMPLATE_DEFINE("CUDA: bad input is refused with the named exception of the host policies", P, bad_input_refused) {
   TESSERA_REQUIRE_CUDA_DEVICE();
   const auto st = random_stencil<ts::star<3, 1>, double>(1);
   ts::View<double, 3, ts::CudaSpace> u("u", ts::extents{4, 5, 6}, 1);
@@ -126,3 +129,9 @@ TEST_CASE_TEMPLATE("CUDA: bad input is refused with the named exception of the h
   msg = message_of<ts::invalid_argument_error>([&] { ts::apply(P{}, st, u, none); });
   CHECK(msg.find("the output is an unallocated") != std::string::npos);
 }
+
+TEST_CASE_TEMPLATE_APPLY(writes_interior_not_ghosts, cuda_policies);
+TEST_CASE_TEMPLATE_APPLY(mixed_ghosts_and_alignments, cuda_policies);
+TEST_CASE_TEMPLATE_APPLY(user_stream, cuda_policies);
+TEST_CASE_TEMPLATE_APPLY(empty_grid, cuda_policies);
+TEST_CASE_TEMPLATE_APPLY(bad_input_refused, cuda_policies);

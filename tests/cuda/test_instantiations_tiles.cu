@@ -1,13 +1,7 @@
 // Non-default tiles used by the launch-shape test (a user's own tile choice takes the
 // same route: include the strategy's .cuh in a .cu file and instantiate).
-#include <tessera/cuda/kernels/coarsened.cuh>
-#include <tessera/cuda/kernels/naive.cuh>
-#include <tessera/cuda/kernels/pipelined.cuh>
-#include <tessera/cuda/kernels/register_tiled.cuh>
-#include <tessera/cuda/kernels/shared_streaming.cuh>
-#include <tessera/cuda/kernels/streaming.cuh>
-#include <tessera/cuda/kernels/tiled.cuh>
-#include <tessera/cuda/kernels/vector_streaming.cuh>
+#include <tessera/cuda/kernel_entry.cuh>
+#include <tessera/cuda/strategies.hpp>
 
 #include "tile_choices.hpp"
 

@@ -2,6 +2,8 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "../support/shapes_under_test.hpp"
 #include <tessera/tessera.hpp>
@@ -188,7 +190,7 @@ TEST_CASE("plan: pipelined rings the shape's planes plus those in flight, x-halo
   CHECK((p.out_tile[0] == 128 && p.out_tile[1] == 16));
   CHECK(p.shared_bytes == 5 * 18 * 192 * sizeof(float));
   CHECK(p.needs_shared_opt_in);  // 67.5 KiB
-  CHECK(p.chunk == 4);  // short chunks for stars reaching one or two planes (tile_config.hpp)
+  CHECK(p.chunk == 4);  // short chunks for stars reaching one or two planes (pipelined_defaults)
   CHECK(p.grid[2] == 128);
   CHECK(cu::make_plan<ts::star<3, 1>, float>(cu::pipelined<0, 0, 0, 0, 16>{}, ts::extents{512, 512, 512}, h100).chunk == 16);
   // the 27-point box: 128 x 2 threads with 8 rows each, the same 128 x 16 tile and ring;
@@ -320,12 +322,12 @@ TEST_CASE("tuning table: parsed, nearest size looked up, bad rows named, automat
   CHECK(cu::points_log2(1) == 0);
   // the row of the nearest measured size applies
   CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(h100_name, 512.0 * 512 * 512)) ==
-        cu::candidate::shared_streaming);
+        cu::candidate_of<cu::shared_streaming<>>);
   CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(h100_name, 1024.0 * 1024 * 1024)) ==
-        cu::candidate::shared_streaming);
-  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(h100_name, 256.0 * 256 * 256)) == cu::candidate::naive);
-  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(h100_name, 64.0 * 64 * 64)) == cu::candidate::naive);
-  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, double>(h100_name, 100)) == cu::candidate::naive);
+        cu::candidate_of<cu::shared_streaming<>>);
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(h100_name, 256.0 * 256 * 256)) == cu::candidate_of<cu::naive<>>);
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(h100_name, 64.0 * 64 * 64)) == cu::candidate_of<cu::naive<>>);
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, double>(h100_name, 100)) == cu::candidate_of<cu::naive<>>);
   CHECK_FALSE(cu::lookup(t, cu::make_tuning_key<ts::star<3, 2>, float>(h100_name, 100)));
   CHECK_FALSE(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>("NVIDIA H200", 100)));
   CHECK(std::string(cu::shape_class_of<ts::box<2, 1>>::name) == "box");
@@ -347,4 +349,57 @@ TEST_CASE("tuning table: parsed, nearest size looked up, bad rows named, automat
   CHECK(cu::make_plan<ts::star<3, 4>, double>(cu::automatic{}, ts::extents{64, 64, 64}, nominal).strategy ==
         "shared_streaming");
   CHECK(cu::make_plan<ts::star<1, 1>, float>(cu::automatic{}, ts::extents{100}, nominal).strategy == "naive");
+}
+
+// --- the one list of strategies (cuda/strategies.hpp) and what is derived from it ------
+
+TEST_CASE("strategies: every listed strategy is recognised with any tiles, named once, and planned by its unit") {
+  std::vector<std::string> names;
+  ts::for_each_type(cu::strategies{}, [&](auto policy) {
+    using P = decltype(policy);
+    static_assert(cu::kernel_policy<P>, "a listed strategy is a kernel policy");
+    static_assert(std::is_same_v<cu::strategy_of_t<P>, P>, "the list holds each strategy with default tiles");
+    static_assert(P::template reaches<ts::CudaSpace> && !P::template reaches<ts::HostSpace>);
+    const std::string name = P::name();
+    INFO(name);
+    CHECK(name.rfind("cuda:", 0) == 0);
+    for (const auto& seen : names) CHECK(seen != name);
+    names.push_back(name);
+    // the adapter's plan is the unit's own, for a case every strategy serves
+    const ts::extents<3> e{37, 29, 61};
+    const auto p = cu::make_plan<ts::star<3, 1>, float>(policy, e, h100);
+    CHECK(p.ok());
+    const auto q = P::template plan<ts::star<3, 1>, float>(e, h100);
+    CHECK(p.describe() == q.describe());
+    CHECK(p.chunk == q.chunk);
+  });
+  CHECK(names.size() == cu::strategies::size);
+  // other tilings of a listed strategy share its unit; anything else is not a kernel policy
+  static_assert(cu::kernel_policy<cu::naive<16, 16>> && cu::kernel_policy<cu::pipelined<128, 2, 8, 1, 16>>);
+  static_assert(std::is_same_v<cu::strategy_of_t<cu::vector_streaming<4, 8>>, cu::vector_streaming<>>);
+  static_assert(!cu::kernel_policy<cu::automatic> && !cu::kernel_policy<ts::host::serial> && !cu::kernel_policy<int>);
+}
+
+TEST_CASE("strategies: automatic's candidates are the listed strategies that say so, each named by its policy") {
+  std::size_t flagged = 0;
+  ts::for_each_type(cu::strategies{}, [&](auto policy) {
+    using P = decltype(policy);
+    if constexpr (P::automatic_candidate) {
+      ++flagged;
+      const auto c = cu::candidate_of<P>;
+      CHECK(cu::candidate_name(c) == P::name());
+      REQUIRE(cu::candidate_from_name(P::name()).has_value());
+      CHECK(*cu::candidate_from_name(P::name()) == c);
+    } else {
+      CHECK_FALSE(cu::candidate_from_name(P::name()).has_value());
+    }
+  });
+  CHECK(flagged == cu::all_candidates.size());
+  for (std::size_t i = 0; i < cu::all_candidates.size(); ++i) CHECK(cu::all_candidates[i].index() == i);
+  CHECK_FALSE(cu::candidate_from_name("cuda:automatic").has_value());
+  // the table's policy column accepts exactly those names
+  const std::string header = "device,shape_class,rank,radius,precision,points_log2,policy\n";
+  CHECK_THROWS_AS(cu::parse_tuning_table(header + "X,star,3,1,float,27,cuda:tiled\n", "t"),
+                  ts::invalid_argument_error);
+  CHECK(cu::parse_tuning_table(header + "X,star,3,1,float,27,cuda:vector-streaming\n", "t").size() == 1);
 }

@@ -13,14 +13,9 @@
 namespace tessera::cuda {
 
 std::string candidate_name(candidate c) {
-  switch (c) {
-    case candidate::naive: return "cuda:naive";
-    case candidate::streaming: return "cuda:streaming";
-    case candidate::shared_streaming: return "cuda:shared-streaming";
-    case candidate::pipelined: return "cuda:pipelined";
-    case candidate::vector_streaming: return "cuda:vector-streaming";
-  }
-  return "?";
+  std::string name = "?";
+  with_candidate(c, [&](auto policy) { name = decltype(policy)::name(); });
+  return name;
 }
 
 std::optional<candidate> candidate_from_name(std::string_view name) {

@@ -3,7 +3,8 @@
 // type living in its backend's namespace (tessera::host, tessera::kokkos, tessera::cuda);
 // it states which memory spaces it can reach and a name for tables and messages.
 // tessera::apply finds the backend's `sweep` for it by argument-dependent lookup, so a
-// new policy is a new header in its backend, not an edit to a central switch.
+// new policy is a new header in its backend, not an edit to a central switch (a CUDA
+// strategy: its header and one line in cuda/strategies.hpp; docs/design.md).
 #include <concepts>
 #include <string>
 #include <type_traits>

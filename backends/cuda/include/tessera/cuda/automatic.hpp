@@ -34,19 +34,7 @@ namespace detail {
 
 template <class S>
 constexpr candidate default_rule() {
-  return S::rank >= 2 ? candidate::pipelined : candidate::naive;
-}
-
-/// Calls f with the policy value of candidate c.
-template <class F>
-void with_candidate(candidate c, F&& f) {
-  switch (c) {
-    case candidate::naive: f(naive<>{}); return;
-    case candidate::streaming: f(streaming<>{}); return;
-    case candidate::shared_streaming: f(shared_streaming<>{}); return;
-    case candidate::pipelined: f(pipelined<>{}); return;
-    case candidate::vector_streaming: f(vector_streaming<>{}); return;
-  }
+  return S::rank >= 2 ? candidate_of<pipelined<>> : candidate_of<naive<>>;
 }
 
 /// True when `policy` can run shape S on the views in, out on the current device: its
@@ -60,7 +48,7 @@ bool runs_on(const Policy& policy, const View<T, Rank, Space>& in, const View<T,
 /// naive, the last resort, is not asked.
 template <class F>
 candidate first_that_runs(candidate c, F&& runs) {
-  for (candidate next : {candidate::shared_streaming, candidate::naive}) {
+  for (candidate next : {candidate_of<shared_streaming<>>, candidate_of<naive<>>}) {
     bool ok = false;
     with_candidate(c, [&](auto policy) { ok = runs(policy); });
     if (ok) break;
@@ -108,7 +96,7 @@ candidate tune_on_first_use(const stencil<S, T>& st, const View<T, Rank, Space>&
 template <class S, class T>
 candidate table_choice(const device_limits& lim, double points) {
   if constexpr (S::rank == 1) {
-    return candidate::naive;
+    return candidate_of<naive<>>;
   } else {
     if (const auto c = lookup(builtin_tuning_table(), make_tuning_key<S, T>(lim.name, points))) return *c;
     return detail::default_rule<S>();
@@ -121,7 +109,7 @@ template <class S, class T, int Rank, class Space>
 candidate choose(const stencil<S, T>& st, const View<T, Rank, Space>& in, const View<T, Rank, Space>& out,
                  cudaStream_t stream = nullptr) {
   if constexpr (S::rank == 1) {
-    return candidate::naive;
+    return candidate_of<naive<>>;
   } else {
     const device_limits& lim = current_device_limits();
     // Iterative solvers call this every sweep with the same case: remember the last
@@ -130,7 +118,7 @@ candidate choose(const stencil<S, T>& st, const View<T, Rank, Space>& in, const 
     struct last_choice {
       const device_limits* device = nullptr;
       extents<Rank> e{};
-      candidate c = candidate::naive;
+      candidate c{};
     };
     static thread_local last_choice last;
     if (last.device == &lim && last.e == in.extents()) return last.c;
@@ -158,7 +146,7 @@ void sweep(const automatic&, const stencil<S, T>& st, const View<T, Rank, Space>
   // can, in the order shared_streaming, naive.
   const candidate c = detail::first_that_runs(choose(st, in, out, stream),
                                               [&](auto policy) { return detail::runs_on<S>(policy, in, out); });
-  detail::with_candidate(c, [&](auto policy) {
+  with_candidate(c, [&](auto policy) {
     if constexpr (has_kernel_v<decltype(policy), S>) sweep(policy, st, in, out, stream);
   });
 }
@@ -177,7 +165,7 @@ launch_plan make_plan(const automatic&, const extents<S::rank>& e, const device_
   const candidate c = detail::first_that_runs(table_choice<S, T>(lim, double(e.size())),
                                               [&](auto policy) { return make_plan<S, T>(policy, e, lim).ok(); });
   launch_plan p;
-  detail::with_candidate(c, [&](auto policy) { p = make_plan<S, T>(policy, e, lim); });
+  with_candidate(c, [&](auto policy) { p = make_plan<S, T>(policy, e, lim); });
   return p;
 }
 

@@ -8,7 +8,7 @@
 
 #include "tessera/cuda/device_limits.hpp"
 #include "tessera/cuda/memory_space.hpp"
-#include "tessera/cuda/plan.hpp"
+#include "tessera/cuda/launch_plan.hpp"
 
 namespace tessera::cuda {
 

@@ -1,7 +1,14 @@
 #pragma once
 // The trivially copyable argument every sweep kernel takes by value: interior origins,
 // strides and extents on the three virtual axes (z, y, x) — a rank-R grid fills the last
-// R, the others have extent 1 and stride 0 — and the coefficients.
+// R, the others have extent 1 and stride 0 — and the point evaluator, today the constant
+// coefficients of a stencil.
+//
+// The evaluator is the seam between a kernel family's loop structure (which neighbours it
+// loads, from where, in what order) and what a point computes from them: a kernel never
+// reads a coefficient itself, it adds p.term<K>(value) for each point K of the shape and
+// stores the sum. Other evaluators (variable coefficients, several fields, fused time
+// steps) are other parameter types with the same term (docs/design.md).
 #include <type_traits>
 
 #include "tessera/core/array.hpp"
@@ -19,6 +26,12 @@ struct sweep_params {
   array<index_t, 3> out_stride{};
   array<index_t, 3> n{};  // interior extents (z, y, x)
   array<T, N> c{};
+
+  /// What the neighbour `value` at point K of the shape adds to the output.
+  template <int K>
+  TESSERA_HD T term(T value) const {
+    return c[K] * value;
+  }
 };
 
 template <class S, class T, int Rank, class Space>

@@ -12,14 +12,9 @@
 #include <vector>
 
 #include "tessera/core/shape.hpp"
+#include "tessera/cuda/candidates.hpp"
 
 namespace tessera::cuda {
-
-/// The strategies cuda::automatic chooses among (each compiled for every built-in shape
-/// with its default tiles).
-enum class candidate { naive, streaming, shared_streaming, pipelined, vector_streaming };
-inline constexpr candidate all_candidates[] = {candidate::naive, candidate::streaming, candidate::shared_streaming,
-                                              candidate::pipelined, candidate::vector_streaming};
 
 /// "cuda:naive", ... (the policies' names).
 std::string candidate_name(candidate c);
@@ -65,7 +60,7 @@ tuning_key make_tuning_key(const std::string& device, double points) {
 
 struct tuning_entry {
   tuning_key key;
-  candidate choice = candidate::naive;
+  candidate choice{};
 };
 
 /// Parses table text: a header line, then

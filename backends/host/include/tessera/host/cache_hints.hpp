@@ -4,10 +4,8 @@
 // Why: a sweep over a grid larger than the caches writes every output line once and
 // never reads it back before it leaves the cache. An ordinary store first reads the line
 // (read-for-ownership): 3 memory streams for a sweep's 2 ideal ones. A streaming store
-// writes the line without reading it. On the build VM (2 cores, 7-point fp32 256^3, one
-// program timing each version against the host copy loop): 0.46-0.50 of the copy with
-// ordinary stores, 0.52-0.60 streaming, 0.51-0.53 with the prefetch below alone,
-// 0.75-0.78 with both (perf/RESULTS.md run 6).
+// writes the line without reading it. Streaming stores and the prefetch below each help
+// alone and most together (perf/RESULTS.md, "Host sweeps: cache hints").
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>

@@ -1,8 +1,7 @@
 #pragma once
-// What vector_streaming's two kernels share (vector_streaming.cuh: the window kernel;
-// vector_accumulate.cuh: accumulation for wide 3D stars): 16-byte vector loads and
-// streaming stores, and which rows and neighbouring lanes' elements a step of a shape
-// reads.
+// What vector_streaming's two kernels share (window.cuh; accumulate.cuh for wide 3D
+// stars): 16-byte vector loads and streaming stores, and which rows and neighbouring
+// lanes' elements a step of a shape reads. nvcc only.
 #include <cstdint>
 #include <cstring>
 
@@ -45,10 +44,10 @@ __device__ inline vec<T> zero() {
 template <class S>
 struct vector_rows {
   using vs = detail::vshape<S>;
-  static constexpr int M = 3 - S::rank;
+  static constexpr int march = 3 - S::rank;
   static constexpr bool used(int dm, int dy) {
     for (int k = 0; k < vs::size; ++k)
-      if (vs::off(k, M) == dm && (S::rank == 3 ? vs::off(k, 1) : 0) == dy) return true;
+      if (vs::off(k, march) == dm && (S::rank == 3 ? vs::off(k, 1) : 0) == dy) return true;
     return false;
   }
   /// The lane (offset from this one) whose vector holds element t of a row: t may lie
@@ -57,7 +56,7 @@ struct vector_rows {
   /// True when a step reads, in row (dm, dy), elements of the vector `off` lanes away.
   static constexpr bool uses_lane(int dm, int dy, int off, int nv) {
     for (int k = 0; k < vs::size; ++k) {
-      if (vs::off(k, M) != dm || (S::rank == 3 ? vs::off(k, 1) : 0) != dy) continue;
+      if (vs::off(k, march) != dm || (S::rank == 3 ? vs::off(k, 1) : 0) != dy) continue;
       for (int j = 0; j < nv; ++j)
         if (lane_of(j + vs::off(k, 2), nv) == off) return true;
     }
@@ -66,7 +65,7 @@ struct vector_rows {
   /// True when a step reads element e of the vector `off` lanes away in row (dm, dy).
   static constexpr bool uses_elem(int dm, int dy, int off, int e, int nv) {
     for (int k = 0; k < vs::size; ++k) {
-      if (vs::off(k, M) != dm || (S::rank == 3 ? vs::off(k, 1) : 0) != dy) continue;
+      if (vs::off(k, march) != dm || (S::rank == 3 ? vs::off(k, 1) : 0) != dy) continue;
       for (int j = 0; j < nv; ++j)
         if (j + vs::off(k, 2) == off * nv + e) return true;
     }
@@ -81,53 +80,55 @@ struct vector_rows {
 };
 
 /// The elements of other lanes' vectors that a step reads in row (dm, dy) of shape S, for
-/// lane `xl` of a row segment of LW lanes: beyond[c][e] is element e of the vector c + OL
-/// lanes away. Each element is fetched once, not once per use (the 25-point reads the 4
-/// floats beside a vector 10 times over): by shuffle within the segment (shuffle), or by
-/// the segment's edge lanes loading what lies beyond it; with Whole (a segment whose lanes
-/// need no bounds) a vector the step reads whole is loaded by every lane from L1 instead
-/// (loaded_whole; the row is the warp's own). Each kernel writes its loads itself, all of
-/// a step's before its shuffles (loaded under a branch after the shuffles, the edge loads
-/// were waited for one by one: box and 25-point 0.20 of copy instead of 0.34): one shared
-/// load routine made the compiler keep the row's address across a box's rows, and its
-/// registers moved (2D box fp32 40 -> 48, 3D box variants 74 -> 64 and 96 -> 64).
-template <class S, class T, int LW>
+/// lane `xl` of a row segment of RowLanes lanes: beyond[c][e] is element e of the vector
+/// c + lane_lo lanes away. Each element is fetched once, not once per use (the 25-point
+/// reads the 4 floats beside a vector 10 times over): by shuffle within the segment
+/// (shuffle), or by the segment's edge lanes loading what lies beyond it; with Whole (a
+/// segment whose lanes need no bounds) a vector the step reads whole is loaded by every
+/// lane from L1 instead (loaded_whole; the row is the warp's own). Each kernel writes its
+/// loads itself, all of a step's before its shuffles: edge loads issued under a branch
+/// after the shuffles are waited for one by one, and a load routine shared by the kernels
+/// makes the compiler keep the row's address across a box's rows (more registers).
+template <class S, class T, int RowLanes>
 struct row_neighbours {
   using rows_of = vector_rows<S>;
   using vs = detail::vshape<S>;
-  using V = vec16::vec<T>;
-  static constexpr int NV = V::size;
-  static constexpr int OL = rows_of::lane_of(vs::lo(2), NV), OH = rows_of::lane_of(NV - 1 + vs::hi(2), NV);
-  static constexpr int NO = OH - OL + 1;  // lanes away: OL .. OH (one either way unless x reaches past a vector)
+  using vec_t = vec16::vec<T>;
+  static constexpr int vec_elems = vec_t::size;
+  static constexpr int lane_lo = rows_of::lane_of(vs::lo(2), vec_elems),
+                       lane_hi = rows_of::lane_of(vec_elems - 1 + vs::hi(2), vec_elems);
+  static constexpr int lanes_away =
+      lane_hi - lane_lo + 1;  // lanes away: lane_lo .. lane_hi (one either way unless x reaches past a vector)
 
   template <bool Whole>
   static constexpr bool loaded_whole(int dm, int dy, int off) {
-    return Whole && off != 0 && rows_of::elems_used(dm, dy, off, NV) == NV;
+    return Whole && off != 0 && rows_of::elems_used(dm, dy, off, vec_elems) == vec_elems;
   }
 
   /// The shuffles: the elements within the segment from the lanes that hold them.
   template <int dm, int dy, bool Whole>
-  __device__ __forceinline__ static void shuffle(T (&beyond)[NO][NV], const V& row, int xl) {
-    tessera::detail::static_for<NO>([&](auto c) {
-      tessera::detail::static_for<NV>([&](auto ee) {
-        constexpr int C = decltype(c)::value, E = decltype(ee)::value, off = C + OL;
-        if constexpr (off != 0 && !loaded_whole<Whole>(dm, dy, off) && rows_of::uses_elem(dm, dy, off, E, NV)) {
-          const T shuffled = __shfl_sync(0xffffffffu, row.e[E], xl + off, LW);
-          if (xl + off >= 0 && xl + off <= LW - 1) beyond[C][E] = shuffled;
+  __device__ __forceinline__ static void shuffle(T (&beyond)[lanes_away][vec_elems], const vec_t& row, int xl) {
+    tessera::detail::static_for<lanes_away>([&](auto c) {
+      tessera::detail::static_for<vec_elems>([&](auto ee) {
+        constexpr int lane_i = decltype(c)::value, elem_i = decltype(ee)::value, off = lane_i + lane_lo;
+        if constexpr (off != 0 && !loaded_whole<Whole>(dm, dy, off) &&
+                      rows_of::uses_elem(dm, dy, off, elem_i, vec_elems)) {
+          const T shuffled = __shfl_sync(0xffffffffu, row.e[elem_i], xl + off, RowLanes);
+          if (xl + off >= 0 && xl + off <= RowLanes - 1) beyond[lane_i][elem_i] = shuffled;
         }
       });
     });
   }
 
-  /// Element t of the row counted from this lane's first (t < 0 or t >= NV: another
+  /// Element t of the row counted from this lane's first (t < 0 or t >= vec_elems: another
   /// lane's, from beyond).
   template <int t>
-  __device__ __forceinline__ static T element(const V& row, const T (&beyond)[NO][NV]) {
-    if constexpr (t >= 0 && t < NV) {
+  __device__ __forceinline__ static T element(const vec_t& row, const T (&beyond)[lanes_away][vec_elems]) {
+    if constexpr (t >= 0 && t < vec_elems) {
       return row.e[t];
     } else {
-      constexpr int off = rows_of::lane_of(t, NV);
-      return beyond[off - OL][t - off * NV];
+      constexpr int off = rows_of::lane_of(t, vec_elems);
+      return beyond[off - lane_lo][t - off * vec_elems];
     }
   }
 };

@@ -1,0 +1,70 @@
+#pragma once
+// cuda::automatic's candidates: the listed strategies (strategies.hpp) that declare
+// `automatic_candidate = true`, in the list's order. The tuning table names them by their
+// policies' names; a new strategy joins by saying so in its own header.
+#include <array>
+#include <cstddef>
+#include <type_traits>
+
+#include "tessera/cuda/strategies.hpp"
+
+namespace tessera::cuda {
+
+namespace detail {
+template <class P>
+struct is_automatic_candidate : std::bool_constant<P::automatic_candidate> {};
+}  // namespace detail
+
+/// The strategies cuda::automatic chooses among (each compiled for every built-in shape
+/// with its default tiles).
+using automatic_candidates = filter_types_t<detail::is_automatic_candidate, strategies>;
+
+/// One of cuda::automatic's candidates: its position in automatic_candidates.
+class candidate {
+ public:
+  constexpr candidate() = default;
+  constexpr explicit candidate(std::size_t index) : index_(index) {}
+  constexpr std::size_t index() const { return index_; }
+  friend constexpr bool operator==(candidate, candidate) = default;
+
+  // The values of the enumeration this class replaces, for one release.
+  [[deprecated("use tessera::cuda::candidate_of<tessera::cuda::naive<>>")]] static const candidate naive;
+  [[deprecated("use tessera::cuda::candidate_of<tessera::cuda::streaming<>>")]] static const candidate streaming;
+  [[deprecated("use tessera::cuda::candidate_of<tessera::cuda::shared_streaming<>>")]] static const candidate
+      shared_streaming;
+  [[deprecated("use tessera::cuda::candidate_of<tessera::cuda::pipelined<>>")]] static const candidate pipelined;
+  [[deprecated("use tessera::cuda::candidate_of<tessera::cuda::vector_streaming<>>")]] static const candidate
+      vector_streaming;
+
+ private:
+  std::size_t index_ = 0;
+};
+
+/// The candidate of a policy (any tile parameters) of a listed candidate strategy.
+template <class Policy>
+inline constexpr candidate candidate_of = [] {
+  constexpr std::size_t i = list_index_v<typename Policy::strategy, automatic_candidates>;
+  static_assert(i < automatic_candidates::size, "tessera::cuda::candidate_of: not one of cuda::automatic's candidates");
+  return candidate(i);
+}();
+
+inline constexpr candidate candidate::naive = candidate_of<::tessera::cuda::naive<>>;
+inline constexpr candidate candidate::streaming = candidate_of<::tessera::cuda::streaming<>>;
+inline constexpr candidate candidate::shared_streaming = candidate_of<::tessera::cuda::shared_streaming<>>;
+inline constexpr candidate candidate::pipelined = candidate_of<::tessera::cuda::pipelined<>>;
+inline constexpr candidate candidate::vector_streaming = candidate_of<::tessera::cuda::vector_streaming<>>;
+
+/// Every candidate, in the list's order.
+inline constexpr auto all_candidates = [] {
+  std::array<candidate, automatic_candidates::size> a{};
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = candidate(i);
+  return a;
+}();
+
+/// Calls f with the policy value (default tiles) of candidate c.
+template <class F>
+void with_candidate(candidate c, F&& f) {
+  visit_type_at(automatic_candidates{}, c.index(), f);
+}
+
+}  // namespace tessera::cuda

@@ -1,0 +1,15 @@
+#pragma once
+// The definition of kernel_entry (launch.hpp): calls the strategy's launcher, compiled by
+// nvcc together with the strategy's kernels. Include it, with the strategy's header, in
+// the .cu file that writes TESSERA_CUDA_INSTANTIATE. nvcc only.
+#include "tessera/cuda/launch.hpp"
+
+namespace tessera::cuda {
+
+template <class Strategy, class Tile, class S, class T>
+void kernel_entry<Strategy, Tile, S, T>::launch(const launch_plan& plan, const params_for<S, T>& p,
+                                                cudaStream_t stream) {
+  if constexpr (Strategy::template has_kernel<S>) Strategy::template launch<S, T, Tile>(plan, p, stream);
+}
+
+}  // namespace tessera::cuda

@@ -1,0 +1,93 @@
+#pragma once
+// cuda::naive: one thread per output point, every read from global memory (the caches do
+// what reuse there is). For the 7-point star: 7 loads + 1 store of 4 bytes per 13 flops,
+// an arithmetic intensity of 13 / 28 = 0.46 flop/byte when nothing is cached.
+#include "tessera/cuda/strategy.hpp"
+
+namespace tessera::cuda {
+
+/// naive's compiled configuration: the block, in threads.
+template <int BlockX, int BlockY, int BlockZ>
+struct naive_tile {
+  static constexpr int block_x = BlockX;  ///< threads along x (one output each)
+  static constexpr int block_y = BlockY;  ///< threads along y
+  static constexpr int block_z = BlockZ;  ///< threads along z
+};
+
+/// One thread per output point; block BlockX x BlockY x BlockZ threads (x fastest). 2D
+/// grids use a BlockX x (BlockY * BlockZ) block, 1D grids BlockX * BlockY * BlockZ
+/// threads. Default (0): 32 x 8 x 1, all ranks.
+template <int BlockX = 0, int BlockY = 0, int BlockZ = 0>
+struct naive : device_policy {
+  static std::string name() { return "cuda:naive"; }
+  using strategy = naive<>;
+  static constexpr bool automatic_candidate = true;
+
+  template <class S>
+  struct resolve {
+    static constexpr int x = detail::or_default(BlockX, 32), y = detail::or_default(BlockY, 8),
+                         z = detail::or_default(BlockZ, 1);
+    // Fold the axes the rank lacks into the ones it has, so the thread count stays.
+    using type = naive_tile<S::rank == 1 ? x * y * z : x, S::rank == 1 ? 1 : S::rank == 2 ? y * z : y,
+                            S::rank == 3 ? z : 1>;
+  };
+  template <class S>
+  using tile = typename resolve<S>::type;
+
+  template <class S>
+  static constexpr bool has_kernel = true;
+
+  template <class S, class T>
+  static launch_plan plan(const extents<S::rank>& e, const device_limits& lim) {
+    using t = tile<S>;
+    launch_plan p;
+    p.strategy = "naive";
+    p.block[0] = t::block_x, p.block[1] = t::block_y, p.block[2] = t::block_z;
+    for (int a = 0; a < 3; ++a) p.out_tile[a] = p.block[a];
+    detail::cover(p, e);
+    detail::check_limits(p, lim);
+    return p;
+  }
+
+  template <class S, class T, class Tile>
+  static void launch(const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream);
+};
+
+}  // namespace tessera::cuda
+
+#if defined(__CUDACC__)
+#include "tessera/cuda/kernels/common.cuh"
+
+namespace tessera::cuda {
+namespace kernels {
+
+/// S: the shape; T: the element type; BlockX x BlockY x BlockZ: the block, one thread per
+/// output point.
+template <class S, class T, int BlockX, int BlockY, int BlockZ>
+__global__ void __launch_bounds__(BlockX * BlockY * BlockZ) naive_sweep(const params_for<S, T> p) {
+  using vs = detail::vshape<S>;
+  const index_t x = static_cast<index_t>(blockIdx.x) * BlockX + threadIdx.x;
+  const index_t y = static_cast<index_t>(blockIdx.y) * BlockY + threadIdx.y;
+  const index_t z = static_cast<index_t>(blockIdx.z) * BlockZ + threadIdx.z;
+  if (x >= p.n[2] || y >= p.n[1] || z >= p.n[0]) return;
+  const T* in = p.in + z * p.in_stride[0] + y * p.in_stride[1] + x;
+  T acc = 0;
+  tessera::detail::static_for<vs::size>([&](auto k) {
+    constexpr int K = decltype(k)::value;
+    acc += p.template term<K>(in[vs::off(K, 0) * p.in_stride[0] + vs::off(K, 1) * p.in_stride[1] + vs::off(K, 2)]);
+  });
+  p.out[z * p.out_stride[0] + y * p.out_stride[1] + x] = acc;
+}
+
+}  // namespace kernels
+
+template <int BlockX, int BlockY, int BlockZ>
+template <class S, class T, class Tile>
+void naive<BlockX, BlockY, BlockZ>::launch(const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream) {
+  detail::launch_kernel(&kernels::naive_sweep<S, T, Tile::block_x, Tile::block_y, Tile::block_z>, "naive_sweep",
+                        name(), shape_name<S>(), plan, dim3(Tile::block_x, Tile::block_y, Tile::block_z), 0, stream,
+                        p);
+}
+
+}  // namespace tessera::cuda
+#endif

@@ -1,0 +1,340 @@
+#pragma once
+// cuda::pipelined: z-streaming (2D: y-streaming) fed by a copy pipeline.
+//
+// Why: a streaming kernel that loads its next plane into registers has one plane of
+// loads in flight per thread, and HBM needs more bytes in flight than registers can hold
+// (Little's law: ~3 TB/s x ~1 us of loaded latency = ~23 KB per SM on an H100, more
+// than shared_streaming's 64 registers a thread can hold).
+// Asynchronous copies (cp.async, sm_80+) move global memory straight into shared memory:
+// the bytes in flight cost shared memory, which an SM has 228 KB of, not registers.
+//
+// A block of BlockX x BlockY threads owns a BlockX x (BlockY * RowsPerThread) tile of outputs (3D; each thread
+// RowsPerThread consecutive rows of one column) or one row of BlockX * RowsPerThread outputs (2D; thread tx owns
+// columns tx, tx + BlockX, ...) and marches `chunk` planes along the slowest axis. The ring
+// in shared memory has reach_planes + Stages slots: the reach_planes planes the shape reaches along the
+// marching axis, plus Stages planes in flight. Each plane is the tile with its in-plane
+// halo, copied in 16-byte pieces, so the copy needs rows whose interior starts on a
+// 16-byte boundary (views from extents have them on 128 bytes; the dispatcher checks).
+// The x-halo is rounded out to whole 128-byte lines (unless the ring is deep): reading
+// only the pieces the shape needs from a line the neighbouring block reads in full costs
+// time for the same DRAM bytes (perf/RESULTS.md, "pipelined's defaults"). Per step i:
+//   1. wait until this thread's copies of plane i + reach_planes - 1 have landed (cp.async.wait_group
+//      Stages - 1), then one __syncthreads: every thread's copies are visible, and every
+//      thread has finished reading the slot about to be refilled (last read in step i - 1);
+//   2. issue the copies of plane i + reach_planes + Stages - 1 into that slot (one commit group per
+//      plane, empty past the chunk's end, so the group count stays in step);
+//   3. compute plane i from the ring: every neighbour is a shared-memory read at a
+//      compile-time offset; with RowsPerThread consecutive rows per thread the compiler reuses the
+//      rows two outputs share.
+// Pieces outside the grid's reach are zero-filled (cp.async with source size 0): no
+// global read past the ghosts, and no uninitialised shared memory is ever read.
+#include <cstdint>
+
+#include "tessera/cuda/strategy.hpp"
+
+namespace tessera::cuda {
+
+/// pipelined's compiled configuration (the planes per block are chosen at launch).
+template <int BlockX, int BlockY, int RowsPerThread, int Stages>
+struct pipelined_tile {
+  static constexpr int block_x = BlockX;                  ///< threads along x
+  static constexpr int block_y = BlockY;                  ///< threads along y (1 in 2D)
+  static constexpr int rows_per_thread = RowsPerThread;  ///< outputs each thread computes per plane
+  static constexpr int stages = Stages;                   ///< planes whose copies are in flight
+};
+
+namespace detail {
+/// The shared-memory layout of a pipelined block (host and device constexpr). A plane of
+/// the ring is the ring_h x ring_w tile with its in-plane halo, the x-halo widened to whole
+/// 16-byte pieces (pad_x_lo, pad_x_hi elements) because planes arrive by 16-byte asynchronous
+/// copies. The ring holds the reach_planes planes the shape reaches along the marching axis plus
+/// `stages` planes in flight.
+template <class S, class T, int BlockX, int BlockY, int RowsPerThread, int Stages>
+struct pipelined_layout {
+  static constexpr int rank = S::rank;
+  static constexpr int march = 3 - rank;  // virtual axis marched along
+  static constexpr bool has_y = rank == 3;
+  using r = virtual_reach<S>;
+  static constexpr int vec = elements_per_16_bytes<T>;  // elements per copy
+  static constexpr int line_elems = sizeof(T) >= 128 ? 1 : 128 / static_cast<int>(sizeof(T));  // elements per 128 B
+  // Tile: 3D, BlockX columns x BlockY * RowsPerThread rows (RowsPerThread consecutive rows per thread); 2D, one row of
+  // BlockX * RowsPerThread columns (thread tx owns tx, tx + BlockX, ...).
+  static constexpr int tile_w = has_y ? BlockX : BlockX * RowsPerThread, tile_h = has_y ? BlockY * RowsPerThread : 1;
+  static constexpr int halo_x_lo = -r::lo(2), halo_x_hi = r::hi(2);
+  static constexpr int halo_y_lo = has_y ? -r::lo(1) : 0, halo_y_hi = has_y ? r::hi(1) : 0;
+  static constexpr int march_lo = r::lo(march), march_hi = r::hi(march), reach_planes = march_hi - march_lo + 1;
+  static constexpr int stages = Stages;
+  static constexpr int slots = reach_planes + Stages;
+  // The x-halo is copied as whole 128-byte lines where the ring is small: a halo of
+  // single 16-byte pieces, each a partial read of a line the neighbouring block reads in
+  // full, costs time for the same DRAM bytes. A deep ring (a wide reach along the
+  // marching axis) takes 16-byte pieces instead: the lines' shared memory would leave one
+  // block per SM (perf/RESULTS.md, "pipelined's defaults").
+  static constexpr bool halo_in_lines = slots <= 8;
+  static constexpr int halo_unit = halo_in_lines ? line_elems : vec;
+  static constexpr int round_up(int a) { return (a + halo_unit - 1) / halo_unit * halo_unit; }
+  static constexpr int pad_x_lo = round_up(halo_x_lo), pad_x_hi = round_up(halo_x_hi);
+  static constexpr int ring_w = tile_w + pad_x_lo + pad_x_hi, ring_h = tile_h + halo_y_lo + halo_y_hi;
+  static constexpr int pieces_per_row = ring_w / vec, pieces = ring_h * pieces_per_row;
+  static constexpr std::size_t shared_elements = std::size_t(slots) * ring_h * ring_w;
+  static_assert(tile_w % vec == 0, "tessera::cuda::pipelined: the tile width must be a multiple of 16 bytes");
+  static_assert(line_elems % vec == 0);
+  static_assert(Stages >= 1, "tessera::cuda::pipelined: at least one plane in flight");
+};
+
+
+/// pipelined's defaults that depend on the shape (perf/RESULTS.md, "pipelined's defaults"):
+/// - tile: 128 x 4 threads x 4 rows; a 3D shape with points off the axis on the planes
+///   next to the centre (the 27-point box) reads 3 x 3 rows per output, so its threads
+///   take 8 rows each (128 x 2 threads, the same 128 x 16 tile): adjacent outputs share
+///   more of those rows. Stars keep 4 rows, and so do shapes reaching further along z
+///   (beside a deeper ring, 256-thread blocks leave SMs short of threads);
+/// - depth: 2 planes in flight for 3D stars reaching one or two planes along z and for
+///   shapes reaching further, 1 for the 27-point box, 4 rows in 2D (a row is a small copy);
+/// - planes per block: short chunks (4 or 8 planes) for 3D stars reaching one or two
+///   planes along z where an SM holds two blocks or more (pipelined's plan).
+template <class S, int BlockX, int BlockY, int RowsPerThread, int Stages>
+struct pipelined_defaults {
+  static constexpr int march_width = shape_traits<S>::reach_hi[0] - shape_traits<S>::reach_lo[0] + 1;
+  static constexpr bool tall_rows = S::rank == 3 && BlockY == 0 && RowsPerThread == 0 && march_width <= 3 &&
+                                    !shape_traits<S>::slow_axis_neighbours_on_axis;
+  /// 3D stars reaching one or two planes along z.
+  static constexpr bool short_chunks =
+      S::rank == 3 && shape_traits<S>::slow_axis_neighbours_on_axis && march_width <= 5;
+  using tile = pipelined_tile<or_default(BlockX, 128),
+                              S::rank == 3 ? (tall_rows ? 2 : or_default(BlockY, 4)) : 1,
+                              tall_rows ? 8 : or_default(RowsPerThread, 4),
+                              (Stages > 0 ? Stages : S::rank == 2 ? 4 : short_chunks || march_width > 3 ? 2 : 1)>;
+};
+}  // namespace detail
+
+/// Streaming with a copy pipeline: a BlockX x BlockY block owns a BlockX x (BlockY *
+/// RowsPerThread) tile of output columns (RowsPerThread consecutive rows per thread; in
+/// 2D one row of BlockX * RowsPerThread columns) and marches along the slowest axis.
+/// Whole planes of the tile with their halo arrive in a ring in shared memory by
+/// asynchronous 16-byte copies (cp.async), issued Stages planes ahead of use, so the
+/// bytes in flight cost shared memory instead of registers; every neighbour is read from
+/// the ring. Chunk = planes per block, 0 lets the plan choose. Needs views whose rows are
+/// 16-byte aligned (every View built from extents is); rank 2 and 3, every shape. The
+/// x-halo is copied in whole 128-byte lines unless the ring is deep. Defaults (0): 128 x
+/// 4 threads x 4 rows (3D; 128 x 2 threads x 8 rows for a 3D shape with points off the
+/// axis on the planes next to the centre, such as the 27-point box), 128 threads x 4
+/// columns (2D); Stages 1 for shapes reaching one plane either way along the marching
+/// axis, 2 for wider ones, 4 in 2D (detail::pipelined_defaults).
+template <int BlockX = 0, int BlockY = 0, int RowsPerThread = 0, int Stages = 0, int Chunk = 0>
+struct pipelined : device_policy {
+  static std::string name() { return "cuda:pipelined"; }
+  using strategy = pipelined<>;
+  static constexpr bool automatic_candidate = true;
+
+  template <class S>
+  using tile = typename detail::pipelined_defaults<S, BlockX, BlockY, RowsPerThread, Stages>::tile;
+  /// Planes each block marches; 0: chosen by the plan.
+  static constexpr int planes_per_block = Chunk > 0 ? Chunk : 0;
+
+  template <class S>
+  static constexpr bool has_kernel = S::rank >= 2;
+
+  template <class S, class T>
+  static launch_plan plan(const extents<S::rank>& e, const device_limits& lim) {
+    using t = tile<S>;
+    launch_plan p;
+    p.strategy = "pipelined";
+    if constexpr (S::rank == 1) {
+      return detail::refuse_1d_marching(p);
+    } else {
+      using lay = detail::pipelined_layout<S, T, t::block_x, t::block_y, t::rows_per_thread, t::stages>;
+      p.block[0] = t::block_x, p.block[1] = t::block_y, p.block[2] = 1;
+      p.out_tile[0] = lay::tile_w;
+      if constexpr (S::rank == 3) p.out_tile[1] = lay::tile_h;
+      const int m_dim = S::rank == 3 ? 2 : 1;  // dim3 component of the marching axis
+      long long tiles = 1;
+      for (int a = 0; a < m_dim; ++a) tiles *= detail::ceil_div(detail::virtual_extent(e, 2 - a), p.out_tile[a]);
+      p.shared_bytes = lay::shared_elements * sizeof(T);
+      // Blocks an SM holds at once: by threads (2048 per SM on sm_80/90) and by the ring's
+      // shared memory (~1 KiB per block reserved). A deep ring leaves one block per SM, and
+      // its chunk need not shrink to make blocks that cannot run anyway.
+      const auto by_shared = static_cast<int>((lim.shared_per_block_optin + 1024) / (p.shared_bytes + 1024));
+      const int resident = std::max(1, std::min(2048 / p.threads(), by_shared));
+      // Stars reaching one or two planes along z take short chunks (4, 8 planes) where an
+      // SM holds two blocks or more: the resident blocks stay on neighbouring planes (chunk
+      // edges hit in L2, DRAM reads a narrow window). With one block an SM nothing hides a
+      // block's ring prologue, and short chunks lose (perf/RESULTS.md, "pipelined's defaults").
+      constexpr bool short_chunks = detail::pipelined_defaults<S, BlockX, BlockY, RowsPerThread, Stages>::short_chunks;
+      const int short_chunk = short_chunks && resident >= 2 ? (lay::reach_planes <= 3 ? 4 : 8) : 0;
+      p.chunk = planes_per_block > 0 ? planes_per_block
+                : short_chunk > 0    ? short_chunk
+                                     : detail::streaming_chunk(lay::reach_planes - 1, tiles,
+                                                               detail::virtual_extent(e, lay::march), resident, lim);
+      p.out_tile[m_dim] = p.chunk;
+      detail::cover(p, e);
+      p.reason = detail::plane_too_large<S>(e, "pipelined");
+      detail::check_limits(p, lim);
+      return p;
+    }
+  }
+
+  /// pipelined copies input rows in 16-byte pieces: every row's interior of `in` must
+  /// start on a 16-byte boundary.
+  template <class T, int Rank, class Space>
+  static std::string view_requirement(const View<T, Rank, Space>& in, const View<T, Rank, Space>&) {
+    return detail::rows_on_16_bytes(in, "pipelined copies rows in 16-byte pieces", "cuda::shared_streaming");
+  }
+
+  template <class S, class T, class Tile>
+  static void launch(const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream);
+};
+
+}  // namespace tessera::cuda
+
+#if defined(__CUDACC__)
+#include "tessera/cuda/kernels/common.cuh"
+
+namespace tessera::cuda {
+namespace kernels {
+
+namespace async_copy {
+/// Copies 16 bytes global -> shared asynchronously, or zero-fills them (valid == false).
+/// Before sm_80 there is no cp.async: a synchronous load and store do the same.
+__device__ inline void copy16(void* shared, const void* global, bool valid) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(global), "r"(valid ? 16 : 0)
+               : "memory");
+#else
+  *static_cast<int4*>(shared) = valid ? *static_cast<const int4*>(global) : int4{0, 0, 0, 0};
+#endif
+}
+__device__ inline void commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+/// Waits until at most N of this thread's commit groups are still in flight.
+template <int N>
+__device__ inline void wait_pending() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
+}  // namespace async_copy
+
+/// S: the shape; T: the element type; BlockX x BlockY: the block; RowsPerThread: outputs
+/// each thread computes per plane; Stages: planes whose copies are in flight while a plane
+/// is computed; the planes per block are the `chunk` argument.
+template <class S, class T, int BlockX, int BlockY, int RowsPerThread, int Stages>
+__global__ void __launch_bounds__(BlockX * BlockY) pipelined_sweep(const params_for<S, T> p, const int chunk) {
+  using L = detail::pipelined_layout<S, T, BlockX, BlockY, RowsPerThread, Stages>;
+  using vs = detail::vshape<S>;
+  constexpr int march = L::march, march_lo = L::march_lo, reach_planes = L::reach_planes, slots = L::slots,
+                vec = L::vec;
+  constexpr int ring_w = L::ring_w, plane_size = L::ring_h * L::ring_w, pieces_per_row = L::pieces_per_row;
+  constexpr int threads = BlockX * BlockY, pieces_per_thread = (L::pieces + threads - 1) / threads;
+  extern __shared__ __align__(16) unsigned char tessera_pipelined_shared[];
+  T* ring = reinterpret_cast<T*>(tessera_pipelined_shared);  // [slots][ring_h][ring_w]
+
+  const int tx = threadIdx.x, ty = L::has_y ? threadIdx.y : 0, me = ty * BlockX + tx;
+  const index_t x0 = static_cast<index_t>(blockIdx.x) * L::tile_w;
+  const index_t y0 = L::has_y ? static_cast<index_t>(blockIdx.y) * L::tile_h : 0;
+  const index_t m0 = static_cast<index_t>(L::has_y ? blockIdx.z : blockIdx.y) * chunk;
+  const int steps = static_cast<int>(min(static_cast<index_t>(chunk), p.n[march] - m0));
+  const index_t ms = p.in_stride[march], oms = p.out_stride[march];
+  const index_t ys = L::has_y ? p.in_stride[1] : 0, oys = L::has_y ? p.out_stride[1] : 0;
+  const index_t nx = p.n[2], ny = L::has_y ? p.n[1] : 1;
+
+  // The 16-byte pieces this thread copies per plane: piece q covers ring row q / pieces_per_row,
+  // elements (q % pieces_per_row) * vec .. + vec - 1 of it. Where the layout rounds the x-halo out to
+  // lines, ring rows are whole 128-byte lines (the interior of a row starts on one), so
+  // each warp copies four whole lines. In-plane offsets are 32-bit (the plan refuses
+  // larger planes).
+  int piece_src[pieces_per_thread], piece_dst[pieces_per_thread];
+  bool piece_mine[pieces_per_thread], piece_read[pieces_per_thread];
+#pragma unroll
+  for (int j = 0; j < pieces_per_thread; ++j) {
+    const int q = me + j * threads;
+    const int row = q / pieces_per_row, col = q % pieces_per_row * vec;
+    const index_t gy = y0 + row - L::halo_y_lo, gx = x0 + col - L::pad_x_lo;
+    piece_mine[j] = q < L::pieces;
+    // Copied only if it holds an element within the shape's reach: the rest of a halo
+    // line may lie outside the row (a layout with a 16-byte row alignment).
+    piece_read[j] = gy < ny + L::halo_y_hi && gx < nx + L::halo_x_hi && gx + vec > -L::halo_x_lo;
+    piece_src[j] = static_cast<int>(gy * ys + gx);
+    piece_dst[j] = row * ring_w + col;
+  }
+  // Plane rel (= m0 + march_lo + rel) goes to slot rel % slots; planes past the chunk's reach are
+  // not copied, but their (empty) commit group is.
+  const int planes = steps + reach_planes - 1;
+  auto issue = [&](int rel) {
+    if (rel < planes) {
+      const T* src = p.in + (m0 + march_lo + rel) * ms;
+      T* dst = ring + rel % slots * plane_size;
+#pragma unroll
+      for (int j = 0; j < pieces_per_thread; ++j)
+        if (piece_mine[j])  // a zero-filled piece reads nothing; its address is the grid's origin
+          async_copy::copy16(dst + piece_dst[j], piece_read[j] ? src + piece_src[j] : p.in, piece_read[j]);
+    }
+    async_copy::commit();
+  };
+
+  // This thread's outputs: ring index within a plane, output offset, written or not.
+  int at[RowsPerThread], out_off[RowsPerThread];
+  bool writes[RowsPerThread];
+#pragma unroll
+  for (int r = 0; r < RowsPerThread; ++r) {
+    const int cy = L::has_y ? ty * RowsPerThread + r : 0, cx = L::has_y ? tx : tx + r * BlockX;
+    at[r] = (cy + L::halo_y_lo) * ring_w + cx + L::pad_x_lo;
+    const index_t gy = y0 + cy, gx = x0 + cx;
+    out_off[r] = static_cast<int>(gy * oys + gx);
+    writes[r] = gx < nx && gy < ny;
+  }
+
+#pragma unroll
+  for (int rel = 0; rel < reach_planes + Stages - 1; ++rel) issue(rel);
+
+  int slot0 = 0;  // slot of plane m + march_lo, i.e. of rel = i
+  for (int i = 0; i < steps; ++i) {
+    async_copy::wait_pending<Stages - 1>();
+    __syncthreads();
+    issue(i + reach_planes + Stages - 1);  // refills slot (i - 1) % slots: read for the last time in step i - 1
+
+    // Slot of plane m + d, d = march_lo .. march_hi.
+    int slot[reach_planes];
+#pragma unroll
+    for (int d = 0; d < reach_planes; ++d) slot[d] = (slot0 + d < slots ? slot0 + d : slot0 + d - slots) * plane_size;
+    // All reads before any store: a store through the output pointer could alias shared
+    // memory as far as the compiler knows, and would stop it reusing rows across r.
+    T acc[RowsPerThread];
+#pragma unroll
+    for (int r = 0; r < RowsPerThread; ++r) acc[r] = 0;
+    tessera::detail::static_for<vs::size>([&](auto k) {
+      constexpr int K = decltype(k)::value;
+      constexpr int dm = vs::off(K, march), dy = L::has_y ? vs::off(K, 1) : 0, dx = vs::off(K, 2);
+      const T* plane = ring + slot[dm - march_lo] + dy * ring_w + dx;
+#pragma unroll
+      for (int r = 0; r < RowsPerThread; ++r) acc[r] += p.template term<K>(plane[at[r]]);
+    });
+    const index_t m = m0 + i;
+#pragma unroll
+    for (int r = 0; r < RowsPerThread; ++r)
+      if (writes[r]) __stcs(p.out + m * oms + out_off[r], acc[r]);  // evict-first: L2 keeps the inputs' halo
+    slot0 = slot0 + 1 == slots ? 0 : slot0 + 1;
+  }
+  // The groups still outstanding are empty (past the chunk's reach); wait anyway, so no
+  // copy can outlive the block whatever the geometry.
+  async_copy::wait_pending<0>();
+}
+
+}  // namespace kernels
+
+template <int BlockX, int BlockY, int RowsPerThread, int Stages, int Chunk>
+template <class S, class T, class Tile>
+void pipelined<BlockX, BlockY, RowsPerThread, Stages, Chunk>::launch(const launch_plan& plan,
+                                                                      const params_for<S, T>& p, cudaStream_t stream) {
+  detail::launch_kernel(
+      &kernels::pipelined_sweep<S, T, Tile::block_x, Tile::block_y, Tile::rows_per_thread, Tile::stages>,
+      "pipelined_sweep", name(), shape_name<S>(), plan, dim3(Tile::block_x, Tile::block_y, 1), plan.shared_bytes,
+      stream, p, plan.chunk);
+}
+
+}  // namespace tessera::cuda
+#endif

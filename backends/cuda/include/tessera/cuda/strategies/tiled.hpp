@@ -1,0 +1,130 @@
+#pragma once
+// cuda::tiled: one block per input tile (halo included), loaded cooperatively into shared
+// memory, one element per thread; only the inner threads compute. For the 7-point star
+// and an 8^3 tile (the block-size limit allows no 16^3), 6^3 outputs per 8^3 loads: the
+// intensity reaches 3.25 * (1 - 2/8)^3 = 1.37 flop/byte at best, and the halo threads
+// idle during the compute phase.
+//
+// 1D follows the notes' derivative kernel instead (kernels/segment_1d.cuh): the block
+// computes its whole tile and the reach's halo cells are appended in dynamic shared
+// memory sized at launch.
+#include "tessera/cuda/strategy.hpp"
+
+namespace tessera::cuda {
+
+/// tiled's compiled configuration: the input tile, which is the block.
+template <int TileX, int TileY, int TileZ>
+struct tiled_tile {
+  static constexpr int tile_x = TileX;  ///< input cells (= threads) along x, halo included
+  static constexpr int tile_y = TileY;  ///< along y (1 in 1D)
+  static constexpr int tile_z = TileZ;  ///< along z (1 in 1D and 2D)
+};
+
+/// One block per input tile TileX x TileY x TileZ (halo included), loaded into shared
+/// memory; the inner (tile - reach) threads per axis compute. Defaults (0): 8 x 8 x 8 in
+/// 3D (the notes' IN_TILE_DIM: 8^3 = 512 threads, the block limit allows no 16^3), 32 x 32
+/// in 2D, 1024 in 1D, where the block computes its whole tile and the halo cells are
+/// appended in dynamic shared memory (the notes' 1D derivative).
+template <int TileX = 0, int TileY = 0, int TileZ = 0>
+struct tiled : device_policy {
+  static std::string name() { return "cuda:tiled"; }
+  using strategy = tiled<>;
+  static constexpr bool automatic_candidate = false;
+
+  template <class S>
+  using tile = tiled_tile<detail::or_default(TileX, S::rank == 1 ? 1024 : S::rank == 2 ? 32 : 8),
+                          S::rank == 1 ? 1 : detail::or_default(TileY, S::rank == 2 ? 32 : 8),
+                          S::rank == 3 ? detail::or_default(TileZ, 8) : 1>;
+
+  template <class S>
+  static constexpr bool has_kernel = true;
+
+  template <class S, class T>
+  static launch_plan plan(const extents<S::rank>& e, const device_limits& lim) {
+    using t = tile<S>;
+    using r = detail::virtual_reach<S>;
+    launch_plan p;
+    p.strategy = "tiled";
+    p.block[0] = t::tile_x, p.block[1] = t::tile_y, p.block[2] = t::tile_z;
+    if constexpr (S::rank == 1) {
+      // The notes' 1D layout: the block computes its whole tile; the halo cells are
+      // appended in dynamic shared memory (size fixed at launch).
+      p.out_tile[0] = t::tile_x;
+      p.shared_bytes = static_cast<std::size_t>(t::tile_x + r::width(2)) * sizeof(T);
+    } else {
+      // Textbook 2D/3D: the block is the input tile; the inner threads compute.
+      std::size_t cells = 1;
+      for (int a = 0; a < 3; ++a) {
+        p.out_tile[a] = p.block[a] - r::width(2 - a);
+        cells *= static_cast<std::size_t>(p.block[a]);
+        if (p.out_tile[a] < 1) {
+          p.reason = "input tile " + std::to_string(t::tile_x) + "x" + std::to_string(t::tile_y) +
+                     (S::rank == 3 ? "x" + std::to_string(t::tile_z) : std::string()) + " leaves no outputs along " +
+                     "xyz"[a] + ": the shape " + shape_name<S>() + " needs " + std::to_string(r::width(2 - a)) +
+                     " halo cells there; use a larger tile";
+          return p;
+        }
+      }
+      p.shared_bytes = cells * sizeof(T);
+    }
+    detail::cover(p, e);
+    detail::check_limits(p, lim);
+    return p;
+  }
+
+  template <class S, class T, class Tile>
+  static void launch(const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream);
+};
+
+}  // namespace tessera::cuda
+
+#if defined(__CUDACC__)
+#include "tessera/cuda/kernels/segment_1d.cuh"
+
+namespace tessera::cuda {
+namespace kernels {
+
+/// S: the shape; T: the element type; TileX x TileY x TileZ: the input tile (halo
+/// included) and the block, one thread per input cell.
+template <class S, class T, int TileX, int TileY, int TileZ>
+__global__ void __launch_bounds__(TileX * TileY * TileZ) tiled_sweep(const params_for<S, T> p) {
+  using vs = detail::vshape<S>;
+  extern __shared__ unsigned char tessera_shared[];
+  T* tile = reinterpret_cast<T*>(tessera_shared);
+  // outputs per tile along each axis
+  constexpr int out_x = TileX - vs::width(2), out_y = TileY - vs::width(1), out_z = TileZ - vs::width(0);
+  const int tx = threadIdx.x, ty = threadIdx.y, tz = threadIdx.z;
+  // Input coordinate this thread loads; for an inner thread also its output coordinate.
+  const index_t gx = static_cast<index_t>(blockIdx.x) * out_x + vs::lo(2) + tx;
+  const index_t gy = static_cast<index_t>(blockIdx.y) * out_y + vs::lo(1) + ty;
+  const index_t gz = static_cast<index_t>(blockIdx.z) * out_z + vs::lo(0) + tz;
+  const bool in_range = gx < p.n[2] + vs::hi(2) && gy < p.n[1] + vs::hi(1) && gz < p.n[0] + vs::hi(0);
+  tile[(tz * TileY + ty) * TileX + tx] = in_range ? p.in[gz * p.in_stride[0] + gy * p.in_stride[1] + gx] : T(0);
+  __syncthreads();
+  const int ix = tx + vs::lo(2), iy = ty + vs::lo(1), iz = tz + vs::lo(0);
+  if (ix < 0 || ix >= out_x || iy < 0 || iy >= out_y || iz < 0 || iz >= out_z) return;  // halo thread
+  if (gx >= p.n[2] || gy >= p.n[1] || gz >= p.n[0]) return;                             // partial tile
+  T acc = 0;
+  tessera::detail::static_for<vs::size>([&](auto k) {
+    constexpr int K = decltype(k)::value;
+    acc += p.template term<K>(tile[((tz + vs::off(K, 0)) * TileY + ty + vs::off(K, 1)) * TileX + tx + vs::off(K, 2)]);
+  });
+  p.out[gz * p.out_stride[0] + gy * p.out_stride[1] + gx] = acc;
+}
+
+}  // namespace kernels
+
+template <int TileX, int TileY, int TileZ>
+template <class S, class T, class Tile>
+void tiled<TileX, TileY, TileZ>::launch(const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream) {
+  const dim3 block(Tile::tile_x, Tile::tile_y, Tile::tile_z);
+  if constexpr (S::rank == 1)
+    detail::launch_kernel(&kernels::segment_sweep_1d<S, T, Tile::tile_x, 1>, "segment_sweep_1d", name(),
+                          shape_name<S>(), plan, block, plan.shared_bytes, stream, p);
+  else
+    detail::launch_kernel(&kernels::tiled_sweep<S, T, Tile::tile_x, Tile::tile_y, Tile::tile_z>, "tiled_sweep",
+                          name(), shape_name<S>(), plan, block, plan.shared_bytes, stream, p);
+}
+
+}  // namespace tessera::cuda
+#endif

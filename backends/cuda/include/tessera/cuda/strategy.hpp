@@ -1,0 +1,188 @@
+#pragma once
+// What a CUDA strategy is, and the building blocks its unit uses.
+//
+// A strategy is one header, tessera/cuda/strategies/<name>.hpp (a folder beside it where
+// it has several kernels), named after its policy template, holding everything about it:
+//
+//   template <int... = 0> struct <name> : device_policy {  // the policy users write; reaches
+//                                                         // the views in device memory
+//     static std::string name();                          // "cuda:<name>", what the CLI spells
+//     using strategy = <name><>;                          // the unit all its tilings share
+//     template <class S> using tile = <name>_tile<...>;   // the compiled configuration for
+//                                                         // shape S, named fields, 0 resolved
+//     template <class S> static constexpr bool has_kernel; // false: the plan refuses S always
+//     template <class S, class T>
+//     static launch_plan plan(const extents<S::rank>&, const device_limits&);  // or a reason
+//     template <class S, class T, class Tile>
+//     static void launch(const launch_plan&, const params_for<S, T>&, cudaStream_t);
+//     // optional: what it needs of the views beyond their extents ("" when they serve)
+//     template <class T, int Rank, class Space>
+//     static std::string view_requirement(const View<T, Rank, Space>& in, const View<T, Rank, Space>& out);
+//     static constexpr bool automatic_candidate;          // cuda::automatic may choose it
+//   };
+//
+// plus, under __CUDACC__ (nvcc only), its kernels and the definition of launch. Host code
+// compiled by a C++ compiler sees the declarations; the kernels are compiled in
+// tessera_cuda for the built-in shapes (one translation unit per strategy and precision).
+// The generic adapter (plan.hpp, launch.hpp, dispatch.hpp) plans, checks and launches any
+// of them; the list in strategies.hpp is the only other place a strategy is named.
+//
+// Kernels see every grid as 3D with "virtual axes" (z, y, x) = (0, 1, 2): a rank-R grid
+// occupies the last R of them and the missing slow axes have extent 1 and offset 0. So a
+// block (x, y, z) is CUDA's dim3 order and plans count axes that way.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "tessera/core/extents.hpp"
+#include "tessera/core/memory_space.hpp"
+#include "tessera/core/shape.hpp"
+#include "tessera/core/view.hpp"
+#include "tessera/cuda/device_limits.hpp"
+#include "tessera/cuda/launch_plan.hpp"
+#include "tessera/cuda/sweep_params.hpp"
+
+namespace tessera::cuda {
+
+/// The argument of shape S's kernels for element type T.
+template <class S, class T>
+using params_for = sweep_params<T, shape_traits<S>::size>;
+
+namespace detail {
+
+/// Every CUDA policy sweeps views in device memory only.
+template <class Space>
+inline constexpr bool is_device_space = !Space::host_accessible;
+
+/// A policy's tile parameter: v, or the default d where v is 0.
+constexpr int or_default(int v, int d) { return v > 0 ? v : d; }
+
+/// The shape's reach on virtual axis v (0 = z, 1 = y, 2 = x); absent axes reach 0.
+template <class S>
+struct virtual_reach {
+  static constexpr int rank = S::rank;
+  static constexpr int axis(int v) { return v - (3 - rank); }
+  static constexpr int lo(int v) { return axis(v) < 0 ? 0 : shape_traits<S>::reach_lo[axis(v)]; }
+  static constexpr int hi(int v) { return axis(v) < 0 ? 0 : shape_traits<S>::reach_hi[axis(v)]; }
+  static constexpr int width(int v) { return hi(v) - lo(v); }  // halo cells on axis v
+};
+
+/// Elements of T in one 16-byte vector (the unit of pipelined's copies and of
+/// vector_streaming's loads and stores).
+template <class T>
+inline constexpr int elements_per_16_bytes = sizeof(T) >= 16 ? 1 : 16 / static_cast<int>(sizeof(T));
+
+/// Extent along virtual axis v (1 for axes the rank lacks).
+template <int Rank>
+long long virtual_extent(const extents<Rank>& e, int v) {
+  const int d = v - (3 - Rank);
+  return d < 0 ? 1 : static_cast<long long>(e[d]);
+}
+
+inline long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+inline std::string kib(std::size_t b) {
+  std::string s = std::to_string(b / 1024);
+  if (b % 1024) {
+    s += '.';
+    s += std::to_string(b % 1024 * 10 / 1024);
+  }
+  s += " KiB";
+  return s;
+}
+
+/// Checks shared by every strategy: block and grid limits, shared memory.
+inline void check_limits(launch_plan& p, const device_limits& lim) {
+  if (!p.ok()) return;
+  const char* ax = "xyz";
+  if (p.threads() > lim.max_threads_per_block) {
+    p.reason = "block " + std::to_string(p.block[0]) + "x" + std::to_string(p.block[1]) + "x" +
+               std::to_string(p.block[2]) + " has " + std::to_string(p.threads()) +
+               " threads; the device allows " + std::to_string(lim.max_threads_per_block) +
+               " per block; choose smaller tile parameters";
+    return;
+  }
+  for (int a = 0; a < 3; ++a) {
+    if (p.block[a] > lim.max_block_dim[a]) {
+      p.reason = std::string("block dimension ") + ax[a] + " = " + std::to_string(p.block[a]) +
+                 " exceeds the device limit " + std::to_string(lim.max_block_dim[a]);
+      return;
+    }
+    if (p.grid[a] > lim.max_grid_dim[a]) {
+      p.reason = std::string("grid dimension ") + ax[a] + " = " + std::to_string(p.grid[a]) +
+                 " exceeds the device limit " + std::to_string(lim.max_grid_dim[a]) +
+                 "; use larger tiles (or a larger chunk) along that axis";
+      return;
+    }
+  }
+  if (p.shared_bytes > lim.shared_per_block_optin) {
+    p.reason = "needs " + kib(p.shared_bytes) + " of shared memory per block; " + lim.name +
+               " allows at most " + kib(lim.shared_per_block_optin) +
+               " (opt-in); use a smaller tile, or float instead of double";
+    return;
+  }
+  p.needs_shared_opt_in = p.shared_bytes > lim.shared_per_block;
+}
+
+/// The grid that covers extents e with p.out_tile outputs per block.
+template <int Rank>
+void cover(launch_plan& p, const extents<Rank>& e) {
+  for (int a = 0; a < 3; ++a) p.grid[a] = ceil_div(virtual_extent(e, 2 - a), p.out_tile[a]);
+}
+
+/// The marching strategies' refusal of a 1D grid (p.strategy names the strategy).
+inline launch_plan refuse_1d_marching(launch_plan p) {
+  p.reason = p.strategy + " marches along the slowest axis of a 2D or 3D grid; a 1D grid has no such axis: "
+                          "use cuda::naive or cuda::tiled";
+  return p;
+}
+
+/// Planes per block along the marching axis for the streaming strategies: long enough
+/// that re-reading the reach at each chunk's start costs <= ~6% (32 planes per cell of
+/// reach), halved while the grid would not give every SM twice the blocks it holds at
+/// once (blocks_per_sm).
+inline int streaming_chunk(int reach, long long tiles, long long n_march, int blocks_per_sm,
+                           const device_limits& lim) {
+  int chunk = 32 * (reach > 2 ? reach / 2 : 1);
+  const long long want = 2LL * lim.multiprocessors * std::max(1, blocks_per_sm);
+  while (chunk > 8 && tiles * ceil_div(n_march, chunk) < want) chunk /= 2;
+  return chunk;
+}
+
+/// In-plane offsets are 32-bit in the shared-memory streaming kernels: a plane (rows
+/// padded to 128 bytes) must stay below 2^31 elements.
+template <class S, int Rank>
+std::string plane_too_large(const extents<Rank>& e, const std::string& strategy) {
+  const long long plane = (Rank == 3 ? virtual_extent(e, 1) + 2LL * shape_traits<S>::radius : 1) *
+                          (virtual_extent(e, 2) + 2LL * shape_traits<S>::radius + 128);
+  if (plane < (1LL << 31)) return {};
+  return "a plane of " + e.to_string() + " has " + std::to_string(plane) + " elements; " + strategy +
+         " indexes a plane with 32-bit offsets: use cuda::streaming";
+}
+
+/// "" when every row of `v` starts its interior on a 16-byte boundary (the allocation
+/// and the padded row length are multiples of 16 bytes); else why not, for `strategy`.
+template <class T, int Rank, class Space>
+std::string rows_on_16_bytes(const View<T, Rank, Space>& v, const std::string& strategy, const std::string& fallback) {
+  const auto address = reinterpret_cast<std::uintptr_t>(v.data());
+  const auto row_bytes = static_cast<std::size_t>(v.layout().row_alignment()) * sizeof(T);
+  if (address % 16 == 0 && row_bytes % 16 == 0) return {};
+  return strategy + " and needs every row's interior on a 16-byte boundary, but " + v.describe() +
+         " has a row alignment of " + std::to_string(v.layout().row_alignment()) + " element(s) (" +
+         std::to_string(row_bytes) +
+         " bytes): build it from extents (rows padded to 128 bytes) or with a layout whose row alignment is a "
+         "multiple of 16 bytes, or use " + fallback;
+}
+
+}  // namespace detail
+
+/// What every CUDA policy shares: it sweeps views in device memory only.
+struct device_policy {
+  template <class Space>
+  static constexpr bool reaches = detail::is_device_space<Space>;
+};
+
+}  // namespace tessera::cuda
