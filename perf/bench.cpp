@@ -19,6 +19,8 @@
 
 #include <omp.h>
 
+#include <optional>
+
 #include <tessera/tessera.hpp>
 
 #include "variants.hpp"
@@ -35,6 +37,7 @@ struct options {
   bool host = true;       // the CPU section (host policies and Kokkos against a host copy)
   bool host_only = false;  // only the CPU section (runs without a GPU)
   int host_n = 256;        // cube edge of the CPU section
+  bool iterate = false;   // only the iterate section
   bool quick = false;     // only the six cases the targets name (fp32 512^3 stars r1/2/4 and box r1, fp64 7-point, 2D 5-point 8192^2)
   std::string csv, json, tuning_table;
 };
@@ -234,6 +237,93 @@ void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, s
   time_policy(cu::automatic{});
 }
 
+/// iterate: `steps` sweeps of cuda::automatic ping-ponging between two views, with no
+/// boundary fill and with each boundary kind on every face, per step against the
+/// one-sweep floor: a step moves at least 2 * points * sizeof(T) bytes, so the fraction
+/// of the copy bandwidth is also GCell-updates/s over the floor (copy GB/s / (2 sizeof T)).
+/// Every row is checked against the same iterate with cuda::naive.
+template <class S, class T, int Rank>
+void run_iterate_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, std::vector<result>& out,
+                      bool& all_agree) {
+  const int g = ts::shape_traits<S>::radius;
+  const int steps = opt.smoke ? 3 : 100;
+  ts::View<T, Rank, ts::HostSpace> init("init", e, g);
+  {
+    T* p = init.data();
+    const auto n = init.layout().span();
+    for (ts::index_t i = 0; i < n; ++i) p[i] = static_cast<T>((i * 2654435761u % 1000) * 1e-3);
+  }
+  ts::View<T, Rank, ts::CudaSpace> u("u", init.layout()), scratch("scratch", init.layout()),
+      ref_u("ref_u", init.layout()), ref_scratch("ref_scratch", init.layout());
+  ts::stencil<S, T> st;  // weights summing to 1: the field stays bounded over the steps
+  for (int k = 0; k < st.size; ++k) st[k] = static_cast<T>(1.0 / st.size);
+  const double points = static_cast<double>(e.size());
+  const double ideal = 2.0 * points * sizeof(T);
+  // Every face one kind; then, to tell the faces' costs apart, periodic everywhere but
+  // Dirichlet on the fastest axis, and Dirichlet everywhere but periodic on it.
+  struct kind_case {
+    const char* name;
+    std::optional<ts::boundary_conditions<Rank>> bc;
+  };
+  using bcs = ts::boundary_conditions<Rank>;
+  const auto dirichlet = ts::boundary::dirichlet(0.5), periodic = ts::boundary::periodic();
+  std::vector<kind_case> kinds = {{"none", std::nullopt},
+                                  {"dirichlet", bcs::uniform(dirichlet)},
+                                  {"periodic", bcs::uniform(periodic)},
+                                  {"neumann", bcs::uniform(ts::boundary::neumann())}};
+  if (!opt.smoke) {
+    kinds.push_back({"periodic,dirichlet-x", bcs::uniform(periodic).set(Rank - 1, dirichlet, dirichlet)});
+    kinds.push_back({"dirichlet,periodic-x", bcs::uniform(dirichlet).set(Rank - 1, periodic, periodic)});
+  }
+  for (const kind_case& kc : kinds) {
+    ts::iterate_options<T, Rank, ts::CudaSpace> io;
+    io.boundary = kc.bc;
+    result r;
+    r.shape = ts::shape_name<S>(), r.precision = sizeof(T) == 4 ? "float" : "double", r.size = e.to_string();
+    r.policy = std::string("iterate:") + kc.name + " cuda:automatic";
+    r.note = std::to_string(steps) + " steps, per step";
+    auto run = [&](auto policy, const ts::View<T, Rank, ts::CudaSpace>& a, const ts::View<T, Rank, ts::CudaSpace>& b) {
+      ts::deep_copy(a, init);
+      ts::deep_copy(b, init);
+      return ts::iterate(policy, st, a, b, steps, io);
+    };
+    const auto got = run(cu::automatic{}, u, scratch);  // warm-up and correctness
+    const auto want = run(cu::naive<>{}, ref_u, ref_scratch);
+    const auto c = ts::compare(got, want);
+    if (!c.passed(ts::default_tolerance<T>())) {
+      all_agree = false;
+      r.note = "MISMATCH vs naive: rel " + std::to_string(c.max_rel_error);
+    }
+    if (!opt.smoke) {
+      events ev;
+      std::vector<double> t;
+      for (int k = 0; k < std::max(3, opt.reps / 4); ++k) {
+        ts::deep_copy(u, init);
+        ts::deep_copy(scratch, init);
+        cudaEventRecord(ev.a);
+        ts::iterate(cu::automatic{}, st, u, scratch, steps, io);
+        cudaEventRecord(ev.b);
+        t.push_back(ev.elapsed_ms() / steps);
+      }
+      summarise(r, t, points, ideal, copy_gbs);
+      if (kc.bc) {  // one fill alone, for the note
+        std::vector<double> f;
+        for (int k = 0; k < 5; ++k) {
+          cudaEventRecord(ev.a);
+          for (int j = 0; j < 10; ++j) ts::fill_ghosts(u, *kc.bc);
+          cudaEventRecord(ev.b);
+          f.push_back(ev.elapsed_ms() / 10);
+        }
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "; one fill %.4f ms", median(f));
+        r.note += buf;
+      }
+    }
+    r.ran = true;
+    out.push_back(r);
+  }
+}
+
 // --- CPU section ---------------------------------------------------------------------
 
 using host_clock = std::chrono::steady_clock;
@@ -395,6 +485,7 @@ int main(int argc, char** argv) {
     if (a == "--smoke") opt.smoke = true;
     else if (a == "--variants") opt.variants = true;
     else if (a == "--quick") opt.quick = true;
+    else if (a == "--iterate") opt.iterate = true;
     else if (a == "--no-host") opt.host = false;
     else if (a == "--host-only") opt.host_only = true;
     else if (a == "--host-size" && i + 1 < argc) opt.host_n = std::max(8, std::atoi(argv[++i]));
@@ -403,10 +494,12 @@ int main(int argc, char** argv) {
     else if (a == "--json" && i + 1 < argc) opt.json = argv[++i];
     else if (a == "--tuning-table" && i + 1 < argc) opt.tuning_table = argv[++i];
     else if (a == "--help" || a == "-h") {
-      std::puts("usage: tessera-bench [--reps N (20)] [--csv FILE] [--json FILE] [--tuning-table FILE] [--variants] [--quick] [--smoke]\n"
+      std::puts("usage: tessera-bench [--reps N (20)] [--csv FILE] [--json FILE] [--tuning-table FILE] [--variants] [--quick] [--iterate] [--smoke]\n"
                 "                     [--no-host] [--host-only] [--host-size N (256)]\n"
                 "  GPU section: every CUDA policy against cudaMemcpy device-to-device (--quick: the\n"
                 "  six target cases; --variants: pipelined tile/depth variants too).\n"
+                "  iterate section (with --quick; --iterate: it alone): 100 steps of cuda:automatic per\n"
+                "  boundary kind, per step against the copy floor (7-point fp32 512^3 and 256^3, fp64 384^3).\n"
                 "  CPU section: 7-point n^3 on host:serial, host:parallel, kokkos:mdrange against\n"
                 "  a parallel host copy loop (skipped by --quick, --smoke and --no-host).");
       return 0;
@@ -451,6 +544,15 @@ int main(int argc, char** argv) {
       run_case<ts::star<3, 1>, double, true>(opt, e, copy_gbs, rs, agree);
       run_case<ts::star<2, 1>, float, true>(opt, ts::extents<2>{8192, 8192}, copy_gbs, rs, agree);
     }
+    // time stepping: iterate with each boundary kind (issue #16's cases)
+    if (opt.smoke) {
+      run_iterate_case<ts::star<3, 1>, float>(opt, ts::extents<3>{19, 23, 29}, copy_gbs, rs, agree);
+      run_iterate_case<ts::star<2, 1>, double>(opt, ts::extents<2>{37, 41}, copy_gbs, rs, agree);
+    } else if (opt.quick || opt.iterate) {
+      run_iterate_case<ts::star<3, 1>, float>(opt, ts::extents<3>{512, 512, 512}, copy_gbs, rs, agree);
+      run_iterate_case<ts::star<3, 1>, float>(opt, ts::extents<3>{256, 256, 256}, copy_gbs, rs, agree);
+      run_iterate_case<ts::star<3, 1>, double>(opt, ts::extents<3>{384, 384, 384}, copy_gbs, rs, agree);
+    }
     auto cubes = [&](auto t) {
       using T = decltype(t);
       for (int n : opt.smoke ? std::vector<int>{19} : std::vector<int>{512, 256}) {
@@ -466,7 +568,7 @@ int main(int argc, char** argv) {
         run_case<ts::box<2, 1>, T>(opt, e, copy_gbs, rs, agree);
       }
     };
-    if (!opt.quick) {
+    if (!opt.quick && !opt.iterate) {
       cubes(float{});
       cubes(double{});
     }
@@ -474,7 +576,7 @@ int main(int argc, char** argv) {
       print(rs);
       std::printf("\nroofline: device-to-device copy %.0f GB/s (read + write)\n", copy_gbs);
     }
-    if (opt.host && !opt.quick && !opt.smoke) {
+    if (opt.host && !opt.quick && !opt.iterate && !opt.smoke) {
       auto hs = host_section();
       rs.insert(rs.end(), hs.begin(), hs.end());
     }

@@ -22,6 +22,12 @@ TEST_CASE("fill_ghosts: Dirichlet, Neumann and periodic values cell by cell, cor
   check_fill_rules<ts::HostSpace>();
 }
 
+TEST_CASE_TEMPLATE("iterate: Dirichlet ghosts are filled once, and again after the callback wrote them", P,
+                   TESSERA_HOST_POLICIES) {
+  check_dirichlet_refill_after_callback<P, ts::HostSpace, double>();
+  check_dirichlet_refill_after_callback<P, ts::HostSpace, float>();
+}
+
 TEST_CASE("fill_ghosts: bad boundary conditions are rejected with the view and the fix") {
   ts::View<float, 2> v("thin", ts::extents{1, 8}, 2);
   ts::boundary_conditions<2> bc = ts::boundary_conditions<2>::uniform(ts::boundary::periodic());

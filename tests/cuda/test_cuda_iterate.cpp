@@ -28,3 +28,20 @@ TEST_CASE("fill_ghosts on the device follows the same rules as the host") {
   TESSERA_REQUIRE_CUDA_DEVICE();
   check_fill_rules<ts::CudaSpace>();
 }
+
+TEST_CASE("fill_ghosts on the device equals the host fill on random 1D, 2D and 3D cases, every kind per axis") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  for (std::uint64_t seed = 1; seed <= 24; ++seed) {
+    check_fill_matches_host<ts::CudaSpace, double, 3>(seed);
+    check_fill_matches_host<ts::CudaSpace, float, 3>(seed + 100);
+    check_fill_matches_host<ts::CudaSpace, double, 2>(seed + 200);
+    check_fill_matches_host<ts::CudaSpace, float, 1>(seed + 300);
+  }
+}
+
+TEST_CASE_TEMPLATE("iterate on the GPU: Dirichlet ghosts are filled once, and again after the callback wrote them", P,
+                   TESSERA_ITERATE_CUDA_POLICIES) {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  check_dirichlet_refill_after_callback<P, ts::CudaSpace, double>();
+  check_dirichlet_refill_after_callback<P, ts::CudaSpace, float>();
+}

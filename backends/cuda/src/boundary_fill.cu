@@ -1,4 +1,14 @@
-// Device ghost fills: per face, a 1D grid over the cells of the face's ghost slab.
+// Device ghost fills: one launch per axis, both faces of the axis at once.
+//
+// The cells a fill writes are the slabs of core/boundary.hpp (ghost_slab), filled axis by
+// axis so edges and corners take the later axis' rule, as on the host. Within an axis the
+// two faces are independent (a copying fill reads the interior layers [0, g) or [n - g, n)
+// along the axis, never the other face's ghosts: check_boundary_conditions refuses g > n),
+// so one launch writes both. A thread owns one cell of the slab's fastest axis other than
+// the filled one (so the writes of a warp are consecutive in memory wherever the slab has
+// rows), blockIdx.y walks the remaining axis, blockIdx.z picks the face, and the thread
+// writes the g layers along the filled axis: no integer division per cell, and a face of
+// the fastest axis (one cell per row) costs one partial line per row, no more.
 #include <string>
 
 #include "tessera/cuda/boundary_fill.hpp"
@@ -7,19 +17,34 @@
 namespace tessera::cuda {
 namespace {
 
+/// The slab of axis d on both faces, as the kernel walks it: `fast` the axis threads run
+/// along and `slow` the one blockIdx.y walks (-1 where the rank has no such axis), their
+/// first index and extent, and the ghost layers along d.
+struct axis_slab {
+  int d = 0, fast = -1, slow = -1;
+  index_t fast_lo = 0, fast_n = 1, slow_lo = 0, slow_n = 1, g = 0;
+};
+
 template <class T, int Rank>
-__global__ void fill_face(view_accessor<T, Rank> a, int d, boundary b, array<index_t, 3> lo,
-                          array<index_t, 3> ext, index_t cells) {
-  const index_t t = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= cells) return;
-  index_t rest = t, off = 0, src = 0;
-  for (int e = Rank - 1; e >= 0; --e) {
-    const index_t i = lo[e] + rest % ext[e];
-    rest /= ext[e];
-    off += i * a.stride[e];
-    src += (e == d ? tessera::detail::ghost_source(i, a.n[e], b.kind) : i) * a.stride[e];
+__global__ void fill_axis(view_accessor<T, Rank> a, axis_slab s, boundary low, boundary high) {
+  const index_t f = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (f >= s.fast_n) return;
+  const int side = static_cast<int>(blockIdx.z);
+  const boundary b = side == 0 ? low : high;
+  const index_t n = a.n[s.d], sd = a.stride[s.d];
+  const index_t first = side == 0 ? -s.g : n;  // first ghost layer along d on this face
+  const index_t fast_off = s.fast < 0 ? 0 : (s.fast_lo + f) * a.stride[s.fast < 0 ? 0 : s.fast];
+  for (index_t j = blockIdx.y; j < s.slow_n; j += gridDim.y) {
+    const index_t base = fast_off + (s.slow < 0 ? 0 : (s.slow_lo + j) * a.stride[s.slow < 0 ? 0 : s.slow]);
+    for (index_t k = 0; k < s.g; ++k) {
+      const index_t i = first + k;
+      T* cell = a.origin + base + i * sd;
+      if (b.kind == boundary_kind::dirichlet)
+        *cell = static_cast<T>(b.value);
+      else
+        *cell = a.origin[base + tessera::detail::ghost_source(i, n, b.kind) * sd];
+    }
   }
-  a.origin[off] = b.kind == boundary_kind::dirichlet ? static_cast<T>(b.value) : a.origin[src];
 }
 
 }  // namespace
@@ -28,24 +53,29 @@ template <class T, int Rank>
 void fill_ghosts_device(const view_accessor<T, Rank>& a, const boundary_conditions<Rank>& bc,
                         cudaStream_t stream) {
   const index_t g = a.ghost;
-  for (int d = 0; d < Rank; ++d)
-    for (int side = 0; side < 2; ++side) {
-      // the same slabs, in the same order, as the host fill (core/boundary.hpp)
-      index_t l[3] = {0, 0, 0}, h[3] = {1, 1, 1};
-      tessera::detail::ghost_slab<Rank>(a.n, g, d, side, l, h);
-      array<index_t, 3> lo{}, ext{};
-      index_t cells = 1;
-      for (int e = 0; e < Rank; ++e) {
-        lo[e] = l[e];
-        ext[e] = h[e] - l[e];
-        cells *= ext[e];
+  if (g == 0) return;
+  for (int d = 0; d < Rank; ++d) {
+    // the slab of the low face; the high face differs only along d (core/boundary.hpp)
+    index_t l[3] = {0, 0, 0}, h[3] = {1, 1, 1};
+    tessera::detail::ghost_slab<Rank>(a.n, g, d, 0, l, h);
+    axis_slab s;
+    s.d = d;
+    s.g = g;
+    for (int e = Rank - 1; e >= 0; --e) {  // the fastest other axis, then the next one
+      if (e == d) continue;
+      if (s.fast < 0) {
+        s.fast = e, s.fast_lo = l[e], s.fast_n = h[e] - l[e];
+      } else if (s.slow < 0) {
+        s.slow = e, s.slow_lo = l[e], s.slow_n = h[e] - l[e];
       }
-      if (cells == 0) continue;
-      const int block = 256;
-      const auto grid = static_cast<unsigned>((cells + block - 1) / block);
-      fill_face<T, Rank><<<grid, block, 0, stream>>>(a, d, bc.faces[2 * d + side], lo, ext, cells);
-      detail::check_launch("fill_face (ghost fill of view '" + std::string(a.label) + "')", "fill_ghosts");
     }
+    if (s.fast_n <= 0 || s.slow_n <= 0) continue;
+    const int block = 256;
+    const dim3 grid(static_cast<unsigned>((s.fast_n + block - 1) / block),
+                    static_cast<unsigned>(s.slow_n < 65535 ? s.slow_n : 65535), 2);
+    fill_axis<T, Rank><<<grid, block, 0, stream>>>(a, s, bc.faces[2 * d], bc.faces[2 * d + 1]);
+    detail::check_launch("fill_axis (ghost fill of view '" + std::string(a.label) + "')", "fill_ghosts");
+  }
 }
 
 #define TESSERA_FILL_INSTANTIATE(T, R) \
