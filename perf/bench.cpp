@@ -121,6 +121,17 @@ std::string tile_arguments(Policy<Args...>) {
   return s + ">";
 }
 
+/// A host field of extents e and ghost width g, every cell (ghosts and padding too) a
+/// deterministic pseudo-random value in [0, 1).
+template <class T, int Rank>
+ts::View<T, Rank, ts::HostSpace> patterned_field(const ts::extents<Rank>& e, int g) {
+  ts::View<T, Rank, ts::HostSpace> v("init", e, g);
+  T* p = v.data();
+  const auto n = v.layout().span();
+  for (ts::index_t i = 0; i < n; ++i) p[i] = static_cast<T>((i * 2654435761u % 1000) * 1e-3);
+  return v;
+}
+
 template <class S, class T, bool Variants = false, int Rank>
 void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, std::vector<result>& out,
               bool& all_agree) {
@@ -131,12 +142,7 @@ void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, s
     cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, dev);
     return static_cast<std::size_t>(bytes);
   }();
-  ts::View<T, Rank, ts::HostSpace> init("init", e, g);
-  {
-    T* p = init.data();
-    const auto n = init.layout().span();
-    for (ts::index_t i = 0; i < n; ++i) p[i] = static_cast<T>((i * 2654435761u % 1000) * 1e-3);
-  }
+  const auto init = patterned_field<T>(e, g);
   const std::size_t bytes = init.allocation_bytes();
   const int nbuf = opt.smoke ? 1 : static_cast<int>(std::max<std::size_t>(2, (4 * l2 + bytes - 1) / bytes));
   std::vector<ts::View<T, Rank, ts::CudaSpace>> ins;
@@ -247,12 +253,7 @@ void run_iterate_case(const options& opt, const ts::extents<Rank>& e, double cop
                       bool& all_agree) {
   const int g = ts::shape_traits<S>::radius;
   const int steps = opt.smoke ? 3 : 100;
-  ts::View<T, Rank, ts::HostSpace> init("init", e, g);
-  {
-    T* p = init.data();
-    const auto n = init.layout().span();
-    for (ts::index_t i = 0; i < n; ++i) p[i] = static_cast<T>((i * 2654435761u % 1000) * 1e-3);
-  }
+  const auto init = patterned_field<T>(e, g);
   ts::View<T, Rank, ts::CudaSpace> u("u", init.layout()), scratch("scratch", init.layout()),
       ref_u("ref_u", init.layout()), ref_scratch("ref_scratch", init.layout());
   ts::stencil<S, T> st;  // weights summing to 1: the field stays bounded over the steps

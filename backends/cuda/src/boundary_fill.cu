@@ -17,12 +17,14 @@
 namespace tessera::cuda {
 namespace {
 
-/// The slab of axis d on both faces, as the kernel walks it: `fast` the axis threads run
-/// along and `slow` the one blockIdx.y walks (-1 where the rank has no such axis), their
-/// first index and extent, and the ghost layers along d.
+/// The slab of axis d on both faces, as the kernel walks it: the axis threads run along
+/// (`fast`) and the one blockIdx.y walks (`slow`) as first index, extent and stride (an
+/// axis the rank lacks: 0, 1, 0), and the ghost layers along d.
 struct axis_slab {
-  int d = 0, fast = -1, slow = -1;
-  index_t fast_lo = 0, fast_n = 1, slow_lo = 0, slow_n = 1, g = 0;
+  int d = 0;
+  index_t fast_lo = 0, fast_n = 1, fast_stride = 0;
+  index_t slow_lo = 0, slow_n = 1, slow_stride = 0;
+  index_t g = 0;
 };
 
 template <class T, int Rank>
@@ -33,9 +35,9 @@ __global__ void fill_axis(view_accessor<T, Rank> a, axis_slab s, boundary low, b
   const boundary b = side == 0 ? low : high;
   const index_t n = a.n[s.d], sd = a.stride[s.d];
   const index_t first = side == 0 ? -s.g : n;  // first ghost layer along d on this face
-  const index_t fast_off = s.fast < 0 ? 0 : (s.fast_lo + f) * a.stride[s.fast < 0 ? 0 : s.fast];
+  const index_t fast_off = (s.fast_lo + f) * s.fast_stride;
   for (index_t j = blockIdx.y; j < s.slow_n; j += gridDim.y) {
-    const index_t base = fast_off + (s.slow < 0 ? 0 : (s.slow_lo + j) * a.stride[s.slow < 0 ? 0 : s.slow]);
+    const index_t base = fast_off + (s.slow_lo + j) * s.slow_stride;
     for (index_t k = 0; k < s.g; ++k) {
       const index_t i = first + k;
       T* cell = a.origin + base + i * sd;
@@ -61,13 +63,11 @@ void fill_ghosts_device(const view_accessor<T, Rank>& a, const boundary_conditio
     axis_slab s;
     s.d = d;
     s.g = g;
-    for (int e = Rank - 1; e >= 0; --e) {  // the fastest other axis, then the next one
+    int others = 0;  // the fastest other axis, then the next one
+    for (int e = Rank - 1; e >= 0; --e) {
       if (e == d) continue;
-      if (s.fast < 0) {
-        s.fast = e, s.fast_lo = l[e], s.fast_n = h[e] - l[e];
-      } else if (s.slow < 0) {
-        s.slow = e, s.slow_lo = l[e], s.slow_n = h[e] - l[e];
-      }
+      if (others++ == 0) s.fast_lo = l[e], s.fast_n = h[e] - l[e], s.fast_stride = a.stride[e];
+      else s.slow_lo = l[e], s.slow_n = h[e] - l[e], s.slow_stride = a.stride[e];
     }
     if (s.fast_n <= 0 || s.slow_n <= 0) continue;
     const int block = 256;
