@@ -38,6 +38,7 @@ struct options {
   bool host_only = false;  // only the CPU section (runs without a GPU)
   int host_n = 256;        // cube edge of the CPU section
   bool iterate = false;   // only the iterate section
+  bool fused = false;     // only the fused time-stepping section
   bool quick = false;     // only the six cases the targets name (fp32 512^3 stars r1/2/4 and box r1, fp64 7-point, 2D 5-point 8192^2)
   std::string csv, json, tuning_table;
 };
@@ -243,6 +244,24 @@ void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, s
   time_policy(cu::automatic{});
 }
 
+/// What the iterate and fused sections share: the initial field (weights summing to 1, so
+/// the field stays bounded over the steps), two views for the timed policy and two for the
+/// cuda::naive reference.
+template <class S, class T, int Rank>
+struct stepping_case {
+  ts::View<T, Rank, ts::HostSpace> init;
+  ts::View<T, Rank, ts::CudaSpace> u, scratch, ref_u, ref_scratch;
+  ts::stencil<S, T> st;
+  explicit stepping_case(const ts::extents<Rank>& e)
+      : init(patterned_field<T>(e, ts::shape_traits<S>::radius)),
+        u("u", init.layout()),
+        scratch("scratch", init.layout()),
+        ref_u("ref_u", init.layout()),
+        ref_scratch("ref_scratch", init.layout()) {
+    for (int k = 0; k < st.size; ++k) st[k] = static_cast<T>(1.0 / st.size);
+  }
+};
+
 /// iterate: `steps` sweeps of cuda::automatic ping-ponging between two views, with no
 /// boundary fill and with each boundary kind on every face, per step against the
 /// one-sweep floor: a step moves at least 2 * points * sizeof(T) bytes, so the fraction
@@ -251,13 +270,10 @@ void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, s
 template <class S, class T, int Rank>
 void run_iterate_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, std::vector<result>& out,
                       bool& all_agree) {
-  const int g = ts::shape_traits<S>::radius;
   const int steps = opt.smoke ? 3 : 100;
-  const auto init = patterned_field<T>(e, g);
-  ts::View<T, Rank, ts::CudaSpace> u("u", init.layout()), scratch("scratch", init.layout()),
-      ref_u("ref_u", init.layout()), ref_scratch("ref_scratch", init.layout());
-  ts::stencil<S, T> st;  // weights summing to 1: the field stays bounded over the steps
-  for (int k = 0; k < st.size; ++k) st[k] = static_cast<T>(1.0 / st.size);
+  stepping_case<S, T, Rank> c0(e);
+  auto &init = c0.init, &u = c0.u, &scratch = c0.scratch, &ref_u = c0.ref_u, &ref_scratch = c0.ref_scratch;
+  const auto& st = c0.st;
   const double points = static_cast<double>(e.size());
   const double ideal = 2.0 * points * sizeof(T);
   // Every face one kind; then, to tell the faces' costs apart, periodic everywhere but
@@ -323,6 +339,62 @@ void run_iterate_case(const options& opt, const ts::extents<Rank>& e, double cop
     r.ran = true;
     out.push_back(r);
   }
+}
+
+/// Fused time stepping: `steps` steps with Dirichlet faces, cuda::automatic one sweep per
+/// step against temporal_blocking with several steps per pass, in GCell-updates/s and
+/// against the one-sweep floor (copy GB/s / (2 sizeof T), the rate of a sweep that moves
+/// each point once in and once out, measured in the same run): the `fraction` column is
+/// that multiple. Every row is checked against iterate with cuda::naive.
+template <class S, class T, class... Fused, int Rank>
+void run_fused_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, std::vector<result>& out,
+                    bool& all_agree) {
+  const int steps = opt.smoke ? 7 : 100;
+  stepping_case<S, T, Rank> c0(e);
+  auto &init = c0.init, &u = c0.u, &scratch = c0.scratch;
+  const auto& st = c0.st;
+  const double points = static_cast<double>(e.size());
+  ts::iterate_options<T, Rank, ts::CudaSpace> io;
+  io.boundary = ts::boundary_conditions<Rank>::uniform(ts::boundary::dirichlet(0.5));
+  auto run = [&](auto policy, const ts::View<T, Rank, ts::CudaSpace>& a, const ts::View<T, Rank, ts::CudaSpace>& b) {
+    ts::deep_copy(a, init);
+    ts::deep_copy(b, init);
+    return ts::iterate(policy, st, a, b, steps, io);
+  };
+  const auto want = run(cu::naive<>{}, c0.ref_u, c0.ref_scratch);
+  auto time_policy = [&](auto policy, int k) {
+    using P = decltype(policy);
+    result r;
+    r.shape = ts::shape_name<S>(), r.precision = sizeof(T) == 4 ? "float" : "double", r.size = e.to_string();
+    r.shape_class = cu::shape_class_of<S>::name, r.rank = S::rank, r.radius = ts::shape_traits<S>::radius;
+    r.policy = "fused:dirichlet " + P::name();
+    if constexpr (!std::is_same_v<P, cu::automatic>) r.policy += tile_arguments(policy);
+    r.note = std::to_string(steps) + " steps, " + std::to_string(k) + " per pass; x floor";
+    const auto got = run(policy, u, scratch);
+    const auto c = ts::compare(got, want);
+    if (!c.passed(ts::default_tolerance<T>() * 10)) {
+      all_agree = false;
+      r.note = "MISMATCH vs naive: rel " + std::to_string(c.max_rel_error);
+    }
+    if (!opt.smoke) {
+      events ev;
+      std::vector<double> t;
+      for (int rep = 0; rep < std::max(3, opt.reps / 4); ++rep) {
+        ts::deep_copy(u, init);
+        ts::deep_copy(scratch, init);
+        cudaEventRecord(ev.a);
+        ts::iterate(policy, st, u, scratch, steps, io);
+        cudaEventRecord(ev.b);
+        t.push_back(ev.elapsed_ms() / steps);
+      }
+      // per step: GCell-updates/s in gcells, the multiple of the one-sweep floor in fraction
+      summarise(r, t, points, 2.0 * points * sizeof(T), copy_gbs);
+    }
+    r.ran = true;
+    out.push_back(r);
+  };
+  time_policy(cu::automatic{}, 1);
+  (time_policy(Fused{}, Fused::template tile<S>::steps), ...);
 }
 
 // --- CPU section ---------------------------------------------------------------------
@@ -487,6 +559,7 @@ int main(int argc, char** argv) {
     else if (a == "--variants") opt.variants = true;
     else if (a == "--quick") opt.quick = true;
     else if (a == "--iterate") opt.iterate = true;
+    else if (a == "--fused") opt.fused = true;
     else if (a == "--no-host") opt.host = false;
     else if (a == "--host-only") opt.host_only = true;
     else if (a == "--host-size" && i + 1 < argc) opt.host_n = std::max(8, std::atoi(argv[++i]));
@@ -495,12 +568,15 @@ int main(int argc, char** argv) {
     else if (a == "--json" && i + 1 < argc) opt.json = argv[++i];
     else if (a == "--tuning-table" && i + 1 < argc) opt.tuning_table = argv[++i];
     else if (a == "--help" || a == "-h") {
-      std::puts("usage: tessera-bench [--reps N (20)] [--csv FILE] [--json FILE] [--tuning-table FILE] [--variants] [--quick] [--iterate] [--smoke]\n"
+      std::puts("usage: tessera-bench [--reps N (20)] [--csv FILE] [--json FILE] [--tuning-table FILE] [--variants] [--quick] [--iterate] [--fused] [--smoke]\n"
                 "                     [--no-host] [--host-only] [--host-size N (256)]\n"
                 "  GPU section: every CUDA policy against cudaMemcpy device-to-device (--quick: the\n"
                 "  six target cases; --variants: pipelined tile/depth variants too).\n"
                 "  iterate section (with --quick; --iterate: it alone): 100 steps of cuda:automatic per\n"
                 "  boundary kind, per step against the copy floor (7-point fp32 512^3 and 256^3, fp64 384^3).\n"
+                "  fused section (with --quick; --fused: it alone): 100 steps with Dirichlet faces, one sweep\n"
+                "  per step (cuda:automatic) against cuda:temporal-blocking at several steps per pass, in\n"
+                "  GCell-updates/s and as a multiple of the one-sweep floor (copy GB/s / (2 sizeof T)).\n"
                 "  CPU section: 7-point n^3 on host:serial, host:parallel, kokkos:mdrange against\n"
                 "  a parallel host copy loop (skipped by --quick, --smoke and --no-host).");
       return 0;
@@ -549,10 +625,29 @@ int main(int argc, char** argv) {
     if (opt.smoke) {
       run_iterate_case<ts::star<3, 1>, float>(opt, ts::extents<3>{19, 23, 29}, copy_gbs, rs, agree);
       run_iterate_case<ts::star<2, 1>, double>(opt, ts::extents<2>{37, 41}, copy_gbs, rs, agree);
-    } else if (opt.quick || opt.iterate) {
+    } else if ((opt.quick || opt.iterate) && !opt.fused) {
       run_iterate_case<ts::star<3, 1>, float>(opt, ts::extents<3>{512, 512, 512}, copy_gbs, rs, agree);
       run_iterate_case<ts::star<3, 1>, float>(opt, ts::extents<3>{256, 256, 256}, copy_gbs, rs, agree);
       run_iterate_case<ts::star<3, 1>, double>(opt, ts::extents<3>{384, 384, 384}, copy_gbs, rs, agree);
+    }
+    // fused time stepping (issue #16's temporal-blocking targets)
+    namespace tb = ts::bench;
+    using tb_default = cu::temporal_blocking<>;
+    if (opt.smoke) {
+      run_fused_case<ts::star<3, 1>, float, tb_default>(opt, ts::extents<3>{19, 37, 29}, copy_gbs, rs, agree);
+      run_fused_case<ts::star<2, 1>, double, tb_default>(opt, ts::extents<2>{37, 600}, copy_gbs, rs, agree);
+    } else if (opt.quick || opt.fused) {
+      const ts::extents<3> e{512, 512, 512};
+      run_fused_case<ts::star<3, 1>, float, tb::tb_2, tb::tb_3, tb_default, tb::tb_2_32x16, tb::tb_3_32x16,
+                     tb::tb_2_64x16>(opt, e, copy_gbs, rs, agree);
+      run_fused_case<ts::star<3, 1>, double, tb::tb_2, tb::tb_3, tb_default, tb::tb_2_32x16, tb::tb_3_32x16>(
+          opt, e, copy_gbs, rs, agree);
+      run_fused_case<ts::star<3, 2>, float, tb_default, tb::tb_3>(opt, e, copy_gbs, rs, agree);
+      run_fused_case<ts::box<3, 1>, float, tb::tb_2, tb::tb_3, tb_default>(opt, e, copy_gbs, rs, agree);
+      run_fused_case<ts::star<2, 1>, float, tb::tb_4, tb_default, tb::tb_2d_1024>(
+          opt, ts::extents<2>{8192, 8192}, copy_gbs, rs, agree);
+      run_fused_case<ts::star<3, 1>, float, tb::tb_2, tb::tb_3, tb_default, tb::tb_2_32x16, tb::tb_3_32x16>(
+          opt, ts::extents<3>{256, 256, 256}, copy_gbs, rs, agree);
     }
     auto cubes = [&](auto t) {
       using T = decltype(t);
@@ -569,7 +664,7 @@ int main(int argc, char** argv) {
         run_case<ts::box<2, 1>, T>(opt, e, copy_gbs, rs, agree);
       }
     };
-    if (!opt.quick && !opt.iterate) {
+    if (!opt.quick && !opt.iterate && !opt.fused) {
       cubes(float{});
       cubes(double{});
     }
@@ -577,7 +672,7 @@ int main(int argc, char** argv) {
       print(rs);
       std::printf("\nroofline: device-to-device copy %.0f GB/s (read + write)\n", copy_gbs);
     }
-    if (opt.host && !opt.quick && !opt.iterate && !opt.smoke) {
+    if (opt.host && !opt.quick && !opt.iterate && !opt.fused && !opt.smoke) {
       auto hs = host_section();
       rs.insert(rs.end(), hs.begin(), hs.end());
     }

@@ -28,3 +28,5 @@ TESSERA_CUDA_INSTANTIATE(tessera::test::vector_streaming_4x3x4, float, tessera::
 TESSERA_CUDA_INSTANTIATE(tessera::test::vector_streaming_4x3x4, double, tessera::box<3, 2>)
 TESSERA_CUDA_INSTANTIATE(tessera::test::vector_streaming_4x3x4, double, tessera::star<2, 4>)
 TESSERA_CUDA_INSTANTIATE(tessera::test::vector_streaming_4x3x4, float, tessera::box<2, 1>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_3x16x8, double, tessera::star<3, 1>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_3x16x8, float, tessera::box<3, 1>)

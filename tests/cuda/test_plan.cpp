@@ -403,3 +403,116 @@ TEST_CASE("strategies: automatic's candidates are the listed strategies that say
                   ts::invalid_argument_error);
   CHECK(cu::parse_tuning_table(header + "X,star,3,1,float,27,cuda:vector-streaming\n", "t").size() == 1);
 }
+
+TEST_CASE("plan: temporal_blocking fuses up to its compiled steps, the halo grows with them, 1D is refused") {
+  using S = ts::star<3, 1>;
+  using P = cu::temporal_blocking<>;
+  static_assert(P::tile<S>::steps == 4 && P::tile<S>::tile_x == 32 && P::tile<S>::tile_y == 32);
+  static_assert(P::tile<ts::star<2, 1>>::steps == 8 && P::tile<ts::star<2, 1>>::tile_x == 512);
+  static_assert(cu::has_fused_steps_v<P, S> && !cu::has_fused_steps_v<cu::streaming<>, S>);
+  const ts::extents<3> e{150, 61, 53};
+  for (int k = 1; k <= 4; ++k) {
+    CAPTURE(k);
+    const auto p = P::plan_steps<S, float>(e, h100, k);
+    REQUIRE(p.ok());
+    CHECK(p.block[0] == 32);
+    CHECK(p.block[1] == 32);
+    CHECK(p.out_tile[0] == 32 - 2 * k);  // the k-step halo on both sides
+    CHECK(p.out_tile[1] == 32 - 2 * k);
+    CHECK(p.grid[0] == (53 + p.out_tile[0] - 1) / p.out_tile[0]);
+    CHECK(p.grid[1] == (61 + p.out_tile[1] - 1) / p.out_tile[1]);
+    CHECK(p.grid[2] * p.chunk >= 150);
+    CHECK(p.chunk >= 4 * k * 3);  // never below 4x the pipeline: k * (reach + 1) planes
+    // a star publishes a double-buffered centre plane per level below k, with a border of
+    // the reach around the tile
+    CHECK(p.shared_bytes == std::size_t(k) * 2 * 34 * 34 * sizeof(float));
+  }
+  // apply's plan is the one-step pass
+  CHECK(cu::make_plan<S, float>(P{}, e, h100).describe() == P::plan_steps<S, float>(e, h100, 1).describe());
+  // a box reads its neighbours' other planes: each level keeps reach + 2 planes
+  CHECK(P::plan_steps<ts::box<3, 1>, double>(e, h100, 3).shared_bytes == 3u * 4 * 34 * 34 * sizeof(double));
+  // more steps than compiled, or a halo that eats the tile, are refused with the numbers
+  const auto too_many = P::plan_steps<S, float>(e, h100, 5);
+  CHECK(contains(too_many.reason, "1 to 4 steps"));
+  CHECK(contains(too_many.reason, "temporal_blocking<5>"));
+  CHECK_FALSE(P::plan_steps<S, float>(e, h100, 0).ok());
+  const auto eaten = cu::temporal_blocking<8, 16, 16>::plan_steps<S, float>(e, h100, 8);
+  CHECK(contains(eaten.reason, "no output left"));
+  CHECK(cu::temporal_blocking<8, 16, 16>::plan_steps<S, float>(e, h100, 7).out_tile[0] == 2);
+  // 2D marches along y with a row of threads
+  const auto p2 = P::plan_steps<ts::star<2, 1>, double>(ts::extents<2>{1000, 1500}, h100, 8);
+  REQUIRE(p2.ok());
+  CHECK(p2.block[0] == 512);
+  CHECK(p2.block[1] == 1);
+  CHECK(p2.out_tile[0] == 512 - 16);
+  CHECK(p2.grid[0] == 4);  // 1500 / 496
+  CHECK(p2.grid[1] * p2.chunk >= 1000);
+  CHECK(contains(P::plan_steps<ts::star<1, 1>, float>(ts::extents<1>{100}, h100, 1).reason, "1D grid"));
+}
+
+TEST_CASE("edge rules: within the ghost layer the map reads what fill_ghosts writes, beyond it the rules repeat") {
+  using cu::edge_rule;
+  const ts::index_t n = 5, g = 2;
+  for (ts::index_t i = -g; i < n + g; ++i) {
+    CAPTURE(i);
+    bool fixed = false;
+    const auto w = cu::map_coordinate(i, n, g, edge_rule::wrap, edge_rule::wrap, fixed);
+    CHECK_FALSE(fixed);
+    CHECK(w == (i < 0 || i >= n ? ts::detail::ghost_source(i, n, ts::boundary_kind::periodic) : i));
+    const auto m = cu::map_coordinate(i, n, g, edge_rule::mirror, edge_rule::mirror, fixed);
+    CHECK_FALSE(fixed);
+    CHECK(m == (i < 0 || i >= n ? ts::detail::ghost_source(i, n, ts::boundary_kind::neumann) : i));
+    const auto f = cu::map_coordinate(i, n, g, edge_rule::fixed, edge_rule::fixed, fixed);
+    CHECK(f == i);  // a fixed face reads its own ghost cell
+    CHECK(fixed == (i < 0 || i >= n));
+  }
+  bool fixed = false;
+  // far beyond: wrap is periodic, mirrors reflect again at the other face (period 2n),
+  // fixed reads are clamped into the ghost layer
+  CHECK(cu::map_coordinate(-13, n, g, edge_rule::wrap, edge_rule::wrap, fixed) == 2);
+  CHECK(cu::map_coordinate(23, n, g, edge_rule::wrap, edge_rule::wrap, fixed) == 3);
+  CHECK(cu::map_coordinate(-7, n, g, edge_rule::mirror, edge_rule::mirror, fixed) == 3);  // -7 -> 6 -> 3
+  CHECK(cu::map_coordinate(12, n, g, edge_rule::mirror, edge_rule::mirror, fixed) == 2);  // 12 -> -3 -> 2
+  CHECK_FALSE(fixed);
+  CHECK(cu::map_coordinate(-9, n, g, edge_rule::fixed, edge_rule::wrap, fixed) == -2);
+  CHECK(fixed);
+  fixed = false;
+  CHECK(cu::map_coordinate(-8, n, g, edge_rule::mirror, edge_rule::fixed, fixed) == 6);  // -8 -> 7 -> clamped
+  CHECK(fixed);
+  // the rules of a view: per virtual axis (2D fills the last two), none = every face fixed
+  ts::boundary_conditions<2> bc;
+  bc.set(0, ts::boundary::dirichlet(1), ts::boundary::neumann()).set(1, ts::boundary::periodic(), ts::boundary::periodic());
+  const auto r = cu::make_edge_rules<2>(bc, 3);
+  CHECK(r.face[1][0] == edge_rule::fixed);
+  CHECK(r.face[1][1] == edge_rule::mirror);
+  CHECK(r.face[2][0] == edge_rule::wrap);
+  CHECK(r.face[2][1] == edge_rule::wrap);
+  CHECK(r.ghost[1] == 3);
+  CHECK(r.ghost[2] == 3);
+  const auto none = cu::make_edge_rules<2>(std::nullopt, 1);
+  CHECK(none.face[2][1] == edge_rule::fixed);
+}
+
+TEST_CASE("edge rules: several steps fuse under a Neumann face only with coefficients mirrored along its axis") {
+  using S = ts::star<2, 1>;  // centre, y -1, y +1, x -1, x +1
+  ts::stencil<S, double> st(S{}, {-4.0, 1.0, 1.0, 0.5, 0.7});
+  ts::boundary_conditions<2> neumann_y;
+  neumann_y.set(0, ts::boundary::neumann(), ts::boundary::dirichlet(0)).set(1, ts::boundary::periodic(),
+                                                                             ts::boundary::periodic());
+  CHECK(cu::mirror_symmetric(st, neumann_y));  // symmetric in y, not in x (x is periodic)
+  auto neumann_x = neumann_y;
+  neumann_x.set(1, ts::boundary::neumann(), ts::boundary::neumann());
+  CHECK_FALSE(cu::mirror_symmetric(st, neumann_x));
+  CHECK(cu::mirror_symmetric(st, std::nullopt));
+  CHECK(cu::fused_steps(cu::temporal_blocking<>{}, st, neumann_y) == 8);
+  CHECK(cu::fused_steps(cu::temporal_blocking<3>{}, st, neumann_y) == 3);
+  CHECK(cu::fused_steps(cu::temporal_blocking<>{}, st, neumann_x) == 1);
+  // without conditions each view keeps its own ghosts: one step per pass
+  CHECK(cu::fused_steps(cu::temporal_blocking<>{}, st, std::nullopt) == 1);
+  // a box's corners must mirror too
+  ts::stencil<ts::box<2, 1>, float> b;
+  for (int k = 0; k < b.size; ++k) b[k] = 1;
+  CHECK(cu::mirror_symmetric(b, neumann_x));
+  b[0] = 2;  // the (-1, -1) corner
+  CHECK_FALSE(cu::mirror_symmetric(b, neumann_x));
+}

@@ -24,4 +24,7 @@ using pipelined_64x2x3x1x3 = cuda::pipelined<64, 2, 3, 1, 3>;
 // 4 planes in flight (3 loaded ahead of the next step's: more than a 3-plane chunk
 // uses, and the last chunk has 1); rows end mid-warp.
 using vector_streaming_4x3x4 = cuda::vector_streaming<4, 3, 4>;
+// Up to 3 steps per pass on a 16 x 8 tile: several tiles along y as well as x, outputs
+// per tile (10 x 2 at 3 steps of radius 1) that divide no extent.
+using temporal_blocking_3x16x8 = cuda::temporal_blocking<3, 16, 8>;
 }  // namespace tessera::test

@@ -11,8 +11,16 @@
 // the callback has had the field (it may have written its ghosts): the per-step fills of
 // a Dirichlet problem cost nothing.
 //
-// This is the place temporal blocking will go (several sweeps fused per kernel when
-// the policy supports it); the callback and boundary hooks are its seams.
+// Policies whose backend fuses time steps (the customisation points fused_steps and
+// sweep_steps, found by argument-dependent lookup on the policy, as apply finds sweep:
+// cuda::temporal_blocking, tessera/cuda/sweep_steps.hpp) run several steps per pass, the
+// boundary conditions applied inside the pass: then Dirichlet ghosts are filled once per
+// view (and after a callback), periodic and Neumann ghosts only where the field is handed
+// out (to the callback, and at the end). The passes between two callbacks are split so
+// that their number has the parity of the steps: the result lands in the same view as
+// with one sweep per step.
+#include <algorithm>
+#include <concepts>
 #include <functional>
 #include <optional>
 #include <string>
@@ -33,6 +41,66 @@ struct iterate_options {
   std::function<void(int step, const View<T, Rank, Space>& current)> callback;
 };
 
+/// A policy whose backend fuses several steps of stencil st in one pass.
+template <class Policy, class S, class T, int Rank, class Space>
+concept fuses_steps = requires(const Policy& p, const stencil<S, T>& st, const View<T, Rank, Space>& v,
+                               const std::optional<boundary_conditions<Rank>>& bc) {
+  { fused_steps(p, st, bc) } -> std::convertible_to<int>;
+  sweep_steps(p, st, v, v, 1, bc);
+};
+
+namespace detail {
+
+/// True when the conditions leave some ghost cell a constant: Dirichlet faces.
+template <int Rank>
+bool has_dirichlet_face(const std::optional<boundary_conditions<Rank>>& bc) {
+  return bc && std::any_of(bc->faces.begin(), bc->faces.end(),
+                           [](const boundary& f) { return f.kind == boundary_kind::dirichlet; });
+}
+
+/// `steps` steps of a policy that fuses up to `k` per pass (see the header comment).
+template <class Policy, class S, class T, int Rank, class Space>
+View<T, Rank, Space> iterate_fused(const Policy& policy, const stencil<S, T>& st, const View<T, Rank, Space>& u,
+                                   const View<T, Rank, Space>& scratch, int steps,
+                                   const iterate_options<T, Rank, Space>& opt, int k) {
+  check_sweep_arguments(st, u, scratch, Policy::name());
+  check_sweep_arguments(st, scratch, u, Policy::name());
+  View<T, Rank, Space> cur = u, next = scratch;
+  const bool reads_ghosts = has_dirichlet_face(opt.boundary);  // the only ghosts a pass reads
+  bool u_filled = false, scratch_filled = false;
+  auto fill_before_pass = [&](const View<T, Rank, Space>& v) {
+    bool& filled = v.data() == u.data() ? u_filled : scratch_filled;
+    if (!reads_ghosts || filled) return;
+    fill_ghosts(v, *opt.boundary);
+    filled = true;
+  };
+  const bool calls_back = opt.every > 0 && opt.callback;
+  int done = 0;
+  while (done < steps) {
+    const int segment = calls_back ? std::min(steps - done, opt.every - done % opt.every) : steps - done;
+    int passes = (segment + k - 1) / k;
+    if ((segment - passes) % 2 != 0) ++passes;  // <= segment: k >= 2 leaves room, k = 1 matches
+    for (int i = 0; i < passes; ++i) {
+      fill_before_pass(cur);
+      if (cur.size() > 0)  // an empty interior has nothing to write (as apply)
+        sweep_steps(policy, st, cur, next, segment / passes + (i < segment % passes ? 1 : 0), opt.boundary);
+      std::swap(cur, next);
+    }
+    done += segment;
+    if (calls_back && done % opt.every == 0 && done < steps) {
+      if (opt.boundary) fill_ghosts(cur, *opt.boundary);
+      opt.callback(done, cur);
+      u_filled = scratch_filled = false;  // the callback may have written ghost cells
+    }
+  }
+  if (opt.boundary) fill_ghosts(cur, *opt.boundary);
+  if (calls_back && steps > 0 && steps % opt.every == 0) opt.callback(steps, cur);
+  synchronize(Space{});
+  return cur;
+}
+
+}  // namespace detail
+
 template <execution_policy Policy, class S, class T, int Rank, class Space>
 View<T, Rank, Space> iterate(const Policy& policy, const stencil<S, T>& st, const View<T, Rank, Space>& u,
                              const View<T, Rank, Space>& scratch, int steps,
@@ -42,6 +110,13 @@ View<T, Rank, Space> iterate(const Policy& policy, const stencil<S, T>& st, cons
   if (steps < 0)
     throw invalid_argument_error("tessera::iterate: steps = " + std::to_string(steps) +
                                  " is negative; pass the number of sweeps to run (0 returns u)");
+  if constexpr (fuses_steps<Policy, S, T, Rank, Space>) {
+    static_assert(policy_reaches_v<Policy, Space>,
+                  "tessera::iterate: this policy cannot reach the views' memory space; pick a policy for that "
+                  "space, tessera::automatic, or deep_copy to a mirror");
+    const int k = fused_steps(policy, st, opt.boundary);
+    if (k >= 1) return detail::iterate_fused(policy, st, u, scratch, steps, opt, k);
+  }
   View<T, Rank, Space> cur = u, next = scratch;
   bool constant_ghosts = opt.boundary.has_value();
   if (opt.boundary)

@@ -1,7 +1,7 @@
 #pragma once
 // The CUDA backend: its memory space and the operations algorithms reach on it
 // (boundary fills, comparison, reductions, element-wise updates, synchronize), policies,
-// planning, dispatch (kernels are compiled in tessera_cuda).
+// planning, dispatch, fused time steps (kernels are compiled in tessera_cuda).
 #include "tessera/cuda/automatic.hpp"
 #include "tessera/cuda/boundary_fill.hpp"
 #include "tessera/cuda/compare.hpp"
@@ -13,4 +13,5 @@
 #include "tessera/cuda/reduce.hpp"
 #include "tessera/cuda/runtime.hpp"
 #include "tessera/cuda/sweep_instances.hpp"
+#include "tessera/cuda/sweep_steps.hpp"
 #include "tessera/cuda/tuning.hpp"

@@ -12,4 +12,11 @@ void kernel_entry<Strategy, Tile, S, T>::launch(const launch_plan& plan, const p
   if constexpr (Strategy::template has_kernel<S>) Strategy::template launch<S, T, Tile>(plan, p, stream);
 }
 
+template <class Strategy, class Tile, class S, class T>
+void kernel_entry<Strategy, Tile, S, T>::launch_steps(const launch_plan& plan, const params_for<S, T>& p, int steps,
+                                                      const edge_rules& rules, cudaStream_t stream) {
+  if constexpr (Strategy::template has_kernel<S> && has_fused_steps_v<Strategy, S>)
+    Strategy::template launch_steps<S, T, Tile>(plan, p, steps, rules, stream);
+}
+
 }  // namespace tessera::cuda

@@ -7,6 +7,7 @@
 // write TESSERA_CUDA_INSTANTIATE(policy, T, shape) there.
 #include <cuda_runtime_api.h>
 
+#include "tessera/cuda/edge_rules.hpp"
 #include "tessera/cuda/plan.hpp"
 
 namespace tessera::cuda {
@@ -37,6 +38,17 @@ inline constexpr bool has_kernel_v = Policy::template has_kernel<S>;
 template <class Strategy, class Tile, class S, class T>
 struct kernel_entry {
   static void launch(const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream);
+  /// A pass of several fused steps, for the strategies that have one (has_fused_steps_v);
+  /// an empty function for the others.
+  static void launch_steps(const launch_plan& plan, const params_for<S, T>& p, int steps, const edge_rules& rules,
+                           cudaStream_t stream);
+};
+
+/// True for the strategies that fuse several time steps in one pass (their plan_steps and
+/// launch_steps; iterate reaches them through sweep_steps.hpp).
+template <class Policy, class S>
+inline constexpr bool has_fused_steps_v = requires(const extents<S::rank>& e, const device_limits& lim) {
+  Policy::template plan_steps<S, float>(e, lim, 1);
 };
 
 /// Launches `plan` for `Policy` (any tile parameters) on `stream`.

@@ -14,13 +14,15 @@
 #include "tessera/cuda/strategies/register_tiled.hpp"
 #include "tessera/cuda/strategies/shared_streaming.hpp"
 #include "tessera/cuda/strategies/streaming.hpp"
+#include "tessera/cuda/strategies/temporal_blocking.hpp"
 #include "tessera/cuda/strategies/tiled.hpp"
 #include "tessera/cuda/strategies/vector_streaming.hpp"
 
 namespace tessera::cuda {
 
-/// Every CUDA strategy, each with its default tiles, in the textbook's order.
+/// Every CUDA strategy, each with its default tiles, in the textbook's order; then
+/// temporal blocking (several time steps per pass, for iterate).
 using strategies = type_list<naive<>, tiled<>, coarsened<>, register_tiled<>, streaming<>, shared_streaming<>,
-                             pipelined<>, vector_streaming<>>;
+                             pipelined<>, vector_streaming<>, temporal_blocking<>>;
 
 }  // namespace tessera::cuda

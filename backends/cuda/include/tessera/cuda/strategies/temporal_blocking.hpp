@@ -1,0 +1,353 @@
+#pragma once
+// cuda::temporal_blocking: several time steps fused in one pass over memory, the way past
+// the one-sweep copy floor (AN5D, arXiv 2001.01473; "Revisiting Temporal Blocking Stencil
+// Optimizations", EBISU). A block of TileX x TileY threads owns one column each of an
+// input tile (2D: TileX x 1) and marches along the slowest axis (z in 3D, y in 2D). Level
+// 0 is the loaded field; level t (1..k) is computed one step behind level t - 1:
+//
+//   * each thread keeps its own column's reach along the marched axis, per level, in
+//     registers (a queue of reach + 1 planes), so the centre and the marched-axis
+//     neighbours of every level cost no shared memory;
+//   * each level below k publishes one plane per step in shared memory (a star: its queue's
+//     centre plane, double-buffered; a shape with off-axis neighbours in other planes, a
+//     box: its newest plane, in a ring of reach + 2 planes), where the next level reads the
+//     in-plane neighbours;
+//   * all levels advance in the same step, each from what the level below published in the
+//     previous one, so one __syncthreads per step serves every level;
+//   * level k is stored, for the inner (TileX - k * reach_x) x (TileY - k * reach_y)
+//     columns: the tile overlaps its neighbours by the halo k steps need, and the halo's
+//     columns are computed redundantly (at k = 4, 32 x 32: 24 x 24 outputs, 56%).
+//
+// Boundary conditions live inside the pass: the level-0 field is read through the edge
+// rules (edge_rules.hpp: Dirichlet cells fixed, periodic wrapped, Neumann mirrored), so no
+// ghost fill runs between fused steps, nor between passes for periodic and Neumann faces.
+//
+// Bytes: a pass of k steps reads the tile with its halo once and writes the inner part
+// once, ~(1 / f + 1) * sizeof(T) per output and pass (f the inner fraction), instead of
+// 2 * k * sizeof(T) for k sweeps.
+#include <utility>
+
+#include "tessera/cuda/edge_rules.hpp"
+#include "tessera/cuda/strategy.hpp"
+
+namespace tessera::cuda {
+
+/// temporal_blocking's compiled configuration.
+template <int Steps, int TileX, int TileY>
+struct temporal_blocking_tile {
+  static constexpr int steps = Steps;    ///< the most time steps one pass fuses
+  static constexpr int tile_x = TileX;   ///< threads = input columns along x, halo included
+  static constexpr int tile_y = TileY;   ///< along y (3D; 1 in 2D)
+};
+
+namespace detail {
+
+/// True when shape S has a point off the marched axis in another plane (a box's corner):
+/// then a level publishes every plane of its reach, not only the centre plane.
+template <class S>
+constexpr bool reads_other_planes() {
+  constexpr int march = 3 - S::rank;
+  for (const auto& pt : S::points) {
+    bool in_plane_offset = false;
+    for (int d = 0; d < S::rank; ++d) in_plane_offset = in_plane_offset || (d + (3 - S::rank) != march && pt[d] != 0);
+    if (pt[march - (3 - S::rank)] != 0 && in_plane_offset) return true;
+  }
+  return false;
+}
+
+/// Planes each level keeps in shared memory: two (double-buffered centre) for shapes whose
+/// other planes hold only the column itself, else the marched reach + 2.
+template <class S>
+constexpr int published_planes() {
+  return reads_other_planes<S>() ? virtual_reach<S>::width(3 - S::rank) + 2 : 2;
+}
+
+/// A published plane in shared memory: the tile with a border of the shape's in-plane
+/// reach, so the rim's threads read inside it (values they discard) without a branch.
+template <class S, int TileX, int TileY>
+struct published_geometry {
+  static constexpr int row = TileX + virtual_reach<S>::width(2);
+  static constexpr int rows = S::rank == 3 ? TileY + virtual_reach<S>::width(1) : 1;
+  static constexpr int plane = row * rows;
+};
+
+/// The default number of steps per pass: as many as keep about half the tile's columns
+/// as outputs (3D 32 x 32: 4 steps of radius 1, 2 of radius 2, 1 beyond; 2D 512: 8 steps of
+/// radius 1 down to 2 of radius 4).
+template <class S>
+constexpr int default_fused_steps() {
+  constexpr int r = shape_traits<S>::radius;
+  if constexpr (S::rank == 3) return r == 1 ? 4 : r == 2 ? 2 : 1;
+  else return r == 1 ? 8 : r == 2 ? 4 : 2;
+}
+
+}  // namespace detail
+
+/// Temporal blocking: Steps time steps per pass (0: the shape's default), a TileX x TileY
+/// block of input columns (0: 32 x 32 in 3D, 512 x 1 in 2D) marching along the slowest
+/// axis. `apply` runs one step per pass; `iterate` fuses up to Steps (sweep_steps.hpp).
+/// Ranks 2 and 3, every shape.
+template <int Steps = 0, int TileX = 0, int TileY = 0>
+struct temporal_blocking : device_policy {
+  static std::string name() { return "cuda:temporal-blocking"; }
+  using strategy = temporal_blocking<>;
+  // A single sweep computes the halo columns for nothing: the streaming strategies are
+  // faster at one step, so automatic chooses this one for iterate only (sweep_steps.hpp).
+  static constexpr bool automatic_candidate = false;
+
+  template <class S>
+  using tile = temporal_blocking_tile<detail::or_default(Steps, detail::default_fused_steps<S>()),
+                                      detail::or_default(TileX, S::rank == 3 ? 32 : 512),
+                                      S::rank == 3 ? detail::or_default(TileY, 32) : 1>;
+
+  template <class S>
+  static constexpr bool has_kernel = S::rank >= 2;
+
+  /// One pass of `steps` fused steps (1 <= steps <= tile<S>::steps).
+  template <class S, class T>
+  static launch_plan plan_steps(const extents<S::rank>& e, const device_limits& lim, int steps) {
+    using t = tile<S>;
+    using vr = detail::virtual_reach<S>;
+    launch_plan p;
+    p.strategy = "temporal_blocking";
+    if constexpr (S::rank == 1) {
+      return detail::refuse_1d_marching(p);
+    } else {
+      if (steps < 1 || steps > t::steps) {
+        p.reason = "a pass fuses 1 to " + std::to_string(t::steps) + " steps of " + shape_name<S>() +
+                   " (the compiled tile), not " + std::to_string(steps) +
+                   "; fuse more with cuda::temporal_blocking<" + std::to_string(std::max(steps, 1)) + ">";
+        return p;
+      }
+      constexpr int march = 3 - S::rank;
+      if (detail::virtual_extent(e, march) >= (1LL << 30)) {
+        p.reason = "the marched axis of " + e.to_string() + " has 2^30 or more planes; temporal_blocking numbers them in "
+                   "32 bits: use cuda::streaming";
+        return p;
+      }
+      const int out_x = t::tile_x - steps * vr::width(2);
+      const int out_y = S::rank == 3 ? t::tile_y - steps * vr::width(1) : 1;
+      if (out_x < 1 || out_y < 1) {
+        p.reason = "a " + std::to_string(t::tile_x) + "x" + std::to_string(t::tile_y) + " tile fusing " +
+                   std::to_string(steps) + " steps of " + shape_name<S>() + " spends every column on the " +
+                   std::to_string(steps) + "-step halo and has no output left; fuse fewer steps or use a wider tile";
+        return p;
+      }
+      p.block[0] = t::tile_x, p.block[1] = t::tile_y, p.block[2] = 1;
+      p.shared_bytes = static_cast<std::size_t>(steps) * detail::published_planes<S>() *
+                       detail::published_geometry<S, t::tile_x, t::tile_y>::plane * sizeof(T);
+      // The chunk along the marched axis: long, because a block re-reads and recomputes
+      // steps * (reach + 1) planes at its start; shortened while the grid would leave SMs
+      // idle (two waves of the blocks the SMs hold at once), never below 4x that overhead.
+      const long long tiles = detail::ceil_div(detail::virtual_extent(e, 2), out_x) *
+                              (S::rank == 3 ? detail::ceil_div(detail::virtual_extent(e, 1), out_y) : 1);
+      const long long n_march = detail::virtual_extent(e, march);
+      const int pipeline = steps * (vr::width(march) + 1);
+      const int per_sm_threads = std::max(1, 2048 / p.threads());
+      const int per_sm_shared = static_cast<int>(
+          std::max<std::size_t>(1, (228 * 1024) / std::max<std::size_t>(1, p.shared_bytes + 1024)));
+      const int blocks_per_sm = std::min(per_sm_threads, per_sm_shared);
+      long long chunk = S::rank == 3 ? 128 : 256;
+      while (chunk / 2 >= 4 * pipeline &&
+             tiles * detail::ceil_div(n_march, chunk) < 2LL * lim.multiprocessors * blocks_per_sm)
+        chunk /= 2;
+      chunk = std::min(chunk, std::max<long long>(1, n_march));
+      p.chunk = static_cast<int>(chunk);
+      p.out_tile[0] = out_x;
+      p.out_tile[1] = S::rank == 3 ? out_y : p.chunk;
+      p.out_tile[2] = S::rank == 3 ? p.chunk : 1;
+      detail::cover(p, e);
+      detail::check_limits(p, lim);
+      return p;
+    }
+  }
+
+  template <class S, class T>
+  static launch_plan plan(const extents<S::rank>& e, const device_limits& lim) {
+    return plan_steps<S, T>(e, lim, 1);
+  }
+
+  /// A pass of `steps` steps under `rules` (the plan's steps).
+  template <class S, class T, class Tile>
+  static void launch_steps(const launch_plan& plan, const params_for<S, T>& p, int steps, const edge_rules& rules,
+                           cudaStream_t stream);
+
+  /// One sweep: a one-step pass whose faces are all fixed (the ghosts are read as they are).
+  template <class S, class T, class Tile>
+  static void launch(const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream) {
+    edge_rules fixed;
+    for (int v = 0; v < 3; ++v) fixed.ghost[v] = shape_traits<S>::radius;
+    launch_steps<S, T, Tile>(plan, p, 1, fixed, stream);
+  }
+};
+
+}  // namespace tessera::cuda
+
+#if defined(__CUDACC__)
+#include "tessera/cuda/kernels/marching.cuh"
+
+namespace tessera::cuda {
+namespace kernels {
+
+/// One pass of K fused steps of shape S over a chunk of `chunk` outputs along the
+/// marched axis; TileX x TileY threads, one input column each. Every level advances every
+/// step with straight-line code: the tile's rim reads a padded border of the published
+/// planes and keeps its own value, fixed cells keep theirs (a select, not a branch).
+template <class S, class T, int K, int TileX, int TileY>
+__global__ void __launch_bounds__(TileX * TileY)
+    temporal_blocking_pass(const params_for<S, T> p, const edge_rules rules, const int chunk) {
+  using vs = detail::vshape<S>;
+  using mg = marching<S>;
+  using geo = detail::published_geometry<S, TileX, TileY>;
+  constexpr int march = mg::march;
+  constexpr int lm = -vs::lo(march), hm = vs::hi(march), W = lm + hm + 1;  // queue: W planes
+  constexpr int lx = -vs::lo(2), hx = vs::hi(2);
+  constexpr int ly = mg::has_y ? -vs::lo(1) : 0, hy = mg::has_y ? vs::hi(1) : 0;
+  constexpr bool ring = detail::reads_other_planes<S>();
+  constexpr int R = detail::published_planes<S>();
+  constexpr int PX = geo::row, plane_cells = geo::plane;  // a published plane, border included
+  constexpr int out_x = TileX - K * (lx + hx), out_y = mg::has_y ? TileY - K * (ly + hy) : 1;
+  constexpr int Ahead = 3;  // level-0 planes loaded ahead of their step
+
+  extern __shared__ __align__(16) unsigned char temporal_blocking_shared[];
+  T* const published = reinterpret_cast<T*>(temporal_blocking_shared);  // [level][R][PY][PX]
+
+  const int tx = threadIdx.x, ty = mg::has_y ? threadIdx.y : 0;
+  const index_t gx = static_cast<index_t>(blockIdx.x) * out_x - K * lx + tx;
+  const index_t gy = mg::has_y ? static_cast<index_t>(blockIdx.y) * out_y - K * ly + ty : 0;
+  // plane numbers along the marched axis are 32-bit (the plan refuses longer axes)
+  const int m0 = static_cast<int>(mg::has_y ? blockIdx.z : blockIdx.y) * chunk;
+  const int nm = static_cast<int>(p.n[march]);
+  const int m_end = min(m0 + chunk, nm);
+
+  // The column this thread reads, through the edge rules, and whether it is fixed.
+  bool fixed_column = false;
+  const index_t mx = map_coordinate(gx, p.n[2], rules.ghost[2], rules.face[2][0], rules.face[2][1], fixed_column);
+  const index_t my =
+      mg::has_y ? map_coordinate(gy, p.n[1], rules.ghost[1], rules.face[1][0], rules.face[1][1], fixed_column) : 0;
+  const T* __restrict__ col = p.in + (mg::has_y ? my * p.in_stride[1] : 0) + mx * p.in_stride[2];
+  const index_t ms = p.in_stride[march];
+  // Inner threads compute; the tile's rim (its neighbours would lie outside the tile)
+  // and fixed columns keep their value: they feed only halo columns that are not stored.
+  const bool computes = !fixed_column && tx >= lx && tx + hx < TileX && ty >= ly && ty + hy < TileY;
+  const bool stores = tx >= K * lx && tx < K * lx + out_x && ty >= K * ly && ty < K * ly + out_y && gx < p.n[2] &&
+                      (!mg::has_y || gy < p.n[1]);
+  T* __restrict__ out_col = p.out + (mg::has_y ? gy * p.out_stride[1] : 0) + gx * p.out_stride[2];
+
+  for (int i = threadIdx.y * TileX + tx; i < K * R * plane_cells; i += TileX * TileY) published[i] = T(0);
+  const int own = (ty + ly) * PX + tx + lx;
+
+  // queue[t][j]: level t at plane (its newest) - (W - 1) + j of this column.
+  T queue[K][W];
+#pragma unroll
+  for (int t = 0; t < K; ++t)
+#pragma unroll
+    for (int j = 0; j < W; ++j) queue[t][j] = T(0);
+
+  // Level t computes plane base + s - t * (hm + 1) at step s.
+  const int base = m0 - K * lm;
+  const int steps_total = m_end - m0 + K * W;
+  const int load_end = m_end + K * hm;  // level 0's planes: [base, load_end)
+  // A plane outside the interior is fixed under a fixed face (rare: a uniform branch).
+  auto fixed_plane = [&](int plane) {
+    bool fixed = false;
+    if (static_cast<unsigned>(plane) >= static_cast<unsigned>(nm))
+      map_coordinate(plane, nm, rules.ghost[march], rules.face[march][0], rules.face[march][1], fixed);
+    return fixed;
+  };
+  // The level-0 loads run Ahead steps before their use: every warp of the block meets at
+  // each step's barrier, so a load consumed in the next step would expose the whole
+  // DRAM latency once per step.
+  auto load_plane = [&](int plane) -> T {
+    if (plane >= load_end) return T(0);  // beyond what level K needs
+    bool unused = false;
+    const index_t mm = static_cast<unsigned>(plane) < static_cast<unsigned>(nm)
+                           ? index_t(plane)
+                           : map_coordinate(plane, nm, rules.ghost[march], rules.face[march][0], rules.face[march][1],
+                                            unused);
+    return __ldg(col + mm * ms);
+  };
+  T ahead[Ahead];
+#pragma unroll
+  for (int a = 0; a < Ahead; ++a) ahead[a] = load_plane(base + a);
+  __syncthreads();
+
+#pragma unroll 1
+  for (int s = 0; s < steps_total; ++s) {
+    const int read_buffer = (s + 1) & 1;  // a star: the centre planes published last step
+    // a ring: plane (plane + dm) was published at step s - 1 - hm + dm, in slot
+    // (ring_base + lm + dm) mod R
+    const int ring_base = ring ? (s + R * (W + 1) - 1 - hm - lm) % R : 0;
+    const int write_slot = ring ? s % R : s & 1;  // where each level publishes this step's plane
+#pragma unroll
+    for (int t = K; t >= 1; --t) {
+      const int plane = base + s - t * (hm + 1);
+      const T* below = published + (t - 1) * R * plane_cells + own;
+      T v = T(0);
+      tessera::detail::static_for<vs::size>([&](auto kk) {
+        constexpr int Kp = decltype(kk)::value;
+        constexpr int dm = mg::dm(Kp), dy = mg::dy(Kp), dx = mg::dx(Kp);
+        if constexpr (dy == 0 && dx == 0) {
+          v += p.template term<Kp>(queue[t - 1][lm + dm]);
+        } else {
+          int slot = read_buffer;
+          if constexpr (ring) {
+            slot = ring_base + lm + dm;  // < 2R
+            if (slot >= R) slot -= R;
+          }
+          v += p.template term<Kp>(below[slot * plane_cells + dy * PX + dx]);
+        }
+      });
+      if (!computes || fixed_plane(plane)) v = queue[t - 1][lm];  // the level below, unchanged
+      if (t == K) {
+        if (stores && plane >= m0 && plane < m_end) out_col[index_t(plane) * p.out_stride[march]] = v;
+      } else {
+#pragma unroll
+        for (int j = 0; j + 1 < W; ++j) queue[t][j] = queue[t][j + 1];
+        queue[t][W - 1] = v;
+      }
+    }
+    // level 0: the loaded field, through the edge rules
+#pragma unroll
+    for (int j = 0; j + 1 < W; ++j) queue[0][j] = queue[0][j + 1];
+    queue[0][W - 1] = ahead[0];
+#pragma unroll
+    for (int a = 0; a + 1 < Ahead; ++a) ahead[a] = ahead[a + 1];
+    ahead[Ahead - 1] = load_plane(base + s + Ahead);
+    // publish levels 0 .. K - 1 for the level above, next step: a ring its newest plane,
+    // else the centre plane, the only one read in-plane
+#pragma unroll
+    for (int t = 0; t < K; ++t)
+      published[(t * R + write_slot) * plane_cells + own] = ring ? queue[t][W - 1] : queue[t][lm];
+    __syncthreads();
+  }
+}
+
+}  // namespace kernels
+
+namespace detail {
+/// Launches the kernel of `steps` steps (one of 1 .. sizeof...(I)).
+template <class S, class T, class Tile, int... I>
+void launch_temporal_blocking(std::integer_sequence<int, I...>, const std::string& policy, const launch_plan& plan,
+                              const params_for<S, T>& p, int steps, const edge_rules& rules, cudaStream_t stream) {
+  ((steps == I + 1 ? launch_kernel(&kernels::temporal_blocking_pass<S, T, I + 1, Tile::tile_x, Tile::tile_y>,
+                                   "temporal_blocking_pass", policy, shape_name<S>(), plan,
+                                   dim3(Tile::tile_x, Tile::tile_y, 1), plan.shared_bytes, stream, p, rules,
+                                   plan.chunk)
+                   : void()),
+   ...);
+}
+}  // namespace detail
+
+template <int Steps, int TileX, int TileY>
+template <class S, class T, class Tile>
+void temporal_blocking<Steps, TileX, TileY>::launch_steps(const launch_plan& plan, const params_for<S, T>& p, int steps,
+                                                           const edge_rules& rules, cudaStream_t stream) {
+  // one kernel per number of steps (1 .. Tile::steps): the halo, the levels and their
+  // queues are compile-time, the level loop straight-line code
+  detail::launch_temporal_blocking<S, T, Tile>(std::make_integer_sequence<int, Tile::steps>{}, name(), plan, p, steps,
+                                               rules, stream);
+}
+
+}  // namespace tessera::cuda
+#endif
