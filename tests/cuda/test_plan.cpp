@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../support/shapes_under_test.hpp"
+#include "../support/test_support.hpp"
 #include <tessera/tessera.hpp>
 
 namespace ts = tessera;
@@ -407,11 +408,11 @@ TEST_CASE("strategies: automatic's candidates are the listed strategies that say
 TEST_CASE("plan: temporal_blocking fuses up to its compiled steps, the halo grows with them, 1D is refused") {
   using S = ts::star<3, 1>;
   using P = cu::temporal_blocking<>;
-  static_assert(P::tile<S>::steps == 4 && P::tile<S>::tile_x == 32 && P::tile<S>::tile_y == 32);
+  static_assert(P::tile<S>::steps == 3 && P::tile<S>::tile_x == 32 && P::tile<S>::tile_y == 32);
   static_assert(P::tile<ts::star<2, 1>>::steps == 8 && P::tile<ts::star<2, 1>>::tile_x == 512);
   static_assert(cu::has_fused_steps_v<P, S> && !cu::has_fused_steps_v<cu::streaming<>, S>);
   const ts::extents<3> e{150, 61, 53};
-  for (int k = 1; k <= 4; ++k) {
+  for (int k = 1; k <= 3; ++k) {
     CAPTURE(k);
     const auto p = P::plan_steps<S, float>(e, h100, k);
     REQUIRE(p.ok());
@@ -432,9 +433,10 @@ TEST_CASE("plan: temporal_blocking fuses up to its compiled steps, the halo grow
   // a box reads its neighbours' other planes: each level keeps reach + 2 planes
   CHECK(P::plan_steps<ts::box<3, 1>, double>(e, h100, 3).shared_bytes == 3u * 4 * 34 * 34 * sizeof(double));
   // more steps than compiled, or a halo that eats the tile, are refused with the numbers
-  const auto too_many = P::plan_steps<S, float>(e, h100, 5);
-  CHECK(contains(too_many.reason, "1 to 4 steps"));
-  CHECK(contains(too_many.reason, "temporal_blocking<5>"));
+  const auto too_many = P::plan_steps<S, float>(e, h100, 4);
+  CHECK(contains(too_many.reason, "1 to 3 steps"));
+  CHECK(contains(too_many.reason, "temporal_blocking<4>"));
+  CHECK(cu::temporal_blocking<4>::plan_steps<S, float>(e, h100, 4).ok());
   CHECK_FALSE(P::plan_steps<S, float>(e, h100, 0).ok());
   const auto eaten = cu::temporal_blocking<8, 16, 16>::plan_steps<S, float>(e, h100, 8);
   CHECK(contains(eaten.reason, "no output left"));
@@ -504,15 +506,48 @@ TEST_CASE("edge rules: several steps fuse under a Neumann face only with coeffic
   neumann_x.set(1, ts::boundary::neumann(), ts::boundary::neumann());
   CHECK_FALSE(cu::mirror_symmetric(st, neumann_x));
   CHECK(cu::mirror_symmetric(st, std::nullopt));
-  CHECK(cu::fused_steps(cu::temporal_blocking<>{}, st, neumann_y) == 8);
-  CHECK(cu::fused_steps(cu::temporal_blocking<3>{}, st, neumann_y) == 3);
-  CHECK(cu::fused_steps(cu::temporal_blocking<>{}, st, neumann_x) == 1);
+  const ts::extents<2> e{100, 100};
+  CHECK(cu::fused_steps(cu::temporal_blocking<>{}, st, e, neumann_y) == 8);
+  CHECK(cu::fused_steps(cu::temporal_blocking<3>{}, st, e, neumann_y) == 3);
+  CHECK(cu::fused_steps(cu::temporal_blocking<>{}, st, e, neumann_x) == 1);
   // without conditions each view keeps its own ghosts: one step per pass
-  CHECK(cu::fused_steps(cu::temporal_blocking<>{}, st, std::nullopt) == 1);
+  CHECK(cu::fused_steps(cu::temporal_blocking<>{}, st, e, std::nullopt) == 1);
   // a box's corners must mirror too
   ts::stencil<ts::box<2, 1>, float> b;
   for (int k = 0; k < b.size; ++k) b[k] = 1;
   CHECK(cu::mirror_symmetric(b, neumann_x));
   b[0] = 2;  // the (-1, -1) corner
   CHECK_FALSE(cu::mirror_symmetric(b, neumann_x));
+}
+
+TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row measured faster") {
+  const std::string header = "device,shape_class,rank,radius,precision,points_log2,steps\n";
+  const auto t = cu::parse_fusion_table(header + "# comment\nX,star,3,1,float,27,4,\"note, with comma\"\nX,star,3,1,float,20,1\n", "t");
+  REQUIRE(t.size() == 2);
+  CHECK(t[0].steps == 4);
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>("X", 512.0 * 512 * 512)) == 4);
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>("X", 64.0 * 64 * 64)) == 1);  // nearest: 2^20
+  CHECK_FALSE(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, double>("X", 1e8)).has_value());
+  for (const std::string bad : {"X,star,3,1,float,27,0", "X,star,3,1,float,27,17", "X,star,3,1,float,27,4x",
+                                "X,star,3,1,float,27,", "X,star,3,1,float,27"}) {
+    CAPTURE(bad);
+    const auto msg = ts::test::message_of<ts::invalid_argument_error>(
+        [&] { cu::parse_fusion_table(header + bad + "\n", "f.csv"); });
+    CHECK(contains(msg, "f.csv:2:"));
+  }
+  // the shipped table parses, and automatic follows it within what temporal_blocking may fuse
+  CHECK_FALSE(cu::builtin_fusion_table().empty());
+  cu::device_limits lim = h100;
+  lim.name = "NVIDIA H100 80GB HBM3";
+  const auto dirichlet = std::optional(ts::boundary_conditions<2>::uniform(ts::boundary::dirichlet(0)));
+  ts::stencil<ts::star<2, 1>, float> five(ts::star<2, 1>{}, {-4.f, 1.f, 1.f, 1.f, 1.f});
+  const int measured = *cu::lookup(cu::builtin_fusion_table(),
+                                   cu::make_tuning_key<ts::star<2, 1>, float>(lim.name, 8192.0 * 8192));
+  CHECK(cu::fusion_choice(lim, five, ts::extents<2>{8192, 8192}, dirichlet) == (measured > 1 ? measured : 0));
+  CHECK(cu::fusion_choice(lim, five, ts::extents<2>{8192, 8192}, std::nullopt) == 0);  // no conditions: a sweep a step
+  lim.name = "Another GPU";
+  CHECK(cu::fusion_choice(lim, five, ts::extents<2>{8192, 8192}, dirichlet) == 0);  // no row: a sweep a step
+  ts::stencil<ts::star<1, 1>, float> three(ts::star<1, 1>{}, {-2.f, 1.f, 1.f});
+  CHECK(cu::fusion_choice(lim, three, ts::extents<1>{100},
+                          std::optional(ts::boundary_conditions<1>::uniform(ts::boundary::dirichlet(0)))) == 0);
 }

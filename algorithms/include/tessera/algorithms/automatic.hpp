@@ -2,9 +2,11 @@
 // tessera::automatic: the portable policy. It picks the backend from the views' memory
 // space — CUDA views run cuda::automatic, host views host::parallel — so code written
 // against it runs unchanged on either.
+#include <optional>
 #include <string>
 #include <utility>
 
+#include "tessera/core/boundary.hpp"
 #include "tessera/core/policy.hpp"
 #include "tessera/host/automatic.hpp"
 
@@ -23,6 +25,28 @@ template <class S, class T, int Rank, class Space, class... Extra>
 void sweep(const automatic&, const stencil<S, T>& st, const View<T, Rank, Space>& in,
            const View<T, Rank, Space>& out, Extra&&... extra) {
   sweep_automatically(Space{}, st, in, out, std::forward<Extra>(extra)...);
+}
+
+/// Fused time steps (iterate): the views' memory space's, where it has them
+/// (fused_steps_automatically / sweep_steps_automatically: CudaSpace, tessera/cuda/sweep_steps.hpp).
+template <class S, class T, int Rank, class Space>
+  requires requires(const stencil<S, T>& st, const View<T, Rank, Space>& u,
+                    const std::optional<boundary_conditions<Rank>>& bc) {
+    fused_steps_automatically(Space{}, st, u, bc);
+  }
+int fused_steps(const automatic&, const stencil<S, T>& st, const View<T, Rank, Space>& u,
+                const std::optional<boundary_conditions<Rank>>& bc) {
+  return fused_steps_automatically(Space{}, st, u, bc);
+}
+
+template <class S, class T, int Rank, class Space>
+  requires requires(const stencil<S, T>& st, const View<T, Rank, Space>& u,
+                    const std::optional<boundary_conditions<Rank>>& bc) {
+    sweep_steps_automatically(Space{}, st, u, u, 1, bc);
+  }
+void sweep_steps(const automatic&, const stencil<S, T>& st, const View<T, Rank, Space>& in,
+                 const View<T, Rank, Space>& out, int steps, const std::optional<boundary_conditions<Rank>>& bc) {
+  sweep_steps_automatically(Space{}, st, in, out, steps, bc);
 }
 
 }  // namespace tessera

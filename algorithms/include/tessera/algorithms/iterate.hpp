@@ -13,7 +13,8 @@
 //
 // Policies whose backend fuses time steps (the customisation points fused_steps and
 // sweep_steps, found by argument-dependent lookup on the policy, as apply finds sweep:
-// cuda::temporal_blocking, tessera/cuda/sweep_steps.hpp) run several steps per pass, the
+// cuda::temporal_blocking, and automatic where its fusion table says so;
+// tessera/cuda/sweep_steps.hpp) run several steps per pass, the
 // boundary conditions applied inside the pass: then Dirichlet ghosts are filled once per
 // view (and after a callback), periodic and Neumann ghosts only where the field is handed
 // out (to the callback, and at the end). The passes between two callbacks are split so
@@ -45,7 +46,7 @@ struct iterate_options {
 template <class Policy, class S, class T, int Rank, class Space>
 concept fuses_steps = requires(const Policy& p, const stencil<S, T>& st, const View<T, Rank, Space>& v,
                                const std::optional<boundary_conditions<Rank>>& bc) {
-  { fused_steps(p, st, bc) } -> std::convertible_to<int>;
+  { fused_steps(p, st, v, bc) } -> std::convertible_to<int>;
   sweep_steps(p, st, v, v, 1, bc);
 };
 
@@ -114,7 +115,7 @@ View<T, Rank, Space> iterate(const Policy& policy, const stencil<S, T>& st, cons
     static_assert(policy_reaches_v<Policy, Space>,
                   "tessera::iterate: this policy cannot reach the views' memory space; pick a policy for that "
                   "space, tessera::automatic, or deep_copy to a mirror");
-    const int k = fused_steps(policy, st, opt.boundary);
+    const int k = fused_steps(policy, st, u, opt.boundary);  // 0: a sweep a step (automatic's answer)
     if (k >= 1) return detail::iterate_fused(policy, st, u, scratch, steps, opt, k);
   }
   View<T, Rank, Space> cur = u, next = scratch;

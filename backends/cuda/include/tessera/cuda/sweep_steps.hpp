@@ -2,7 +2,8 @@
 // The CUDA backend's entry for fused time steps, which tessera::iterate reaches by
 // argument-dependent lookup on the policy (as apply reaches sweep):
 //
-//   fused_steps(policy, stencil, boundary)  the most steps one pass may fuse for this
+//   fused_steps(policy, stencil, extents or view, boundary)
+//                                           the most steps one pass may fuse for this
 //                                           stencil under these boundary conditions
 //                                           (1 where only a step at a time is exact:
 //                                           no conditions, or a Neumann face the
@@ -14,30 +15,69 @@
 //                                           sweep), to rounding; no ghost cell of out is
 //                                           written, and in is not written at all.
 //
-// Only the strategies with a fused pass (has_fused_steps_v: temporal_blocking) have them.
+// The strategies with a fused pass (has_fused_steps_v: temporal_blocking) have them, and
+// cuda::automatic, which fuses what its fusion table (backends/cuda/tuning/fusion.csv)
+// measured to be faster than a sweep a step, and otherwise answers 0: iterate then sweeps
+// a step at a time. tessera::automatic reaches cuda::automatic's for CudaSpace views.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "tessera/core/boundary.hpp"
 #include "tessera/core/errors.hpp"
 #include "tessera/core/stencil.hpp"
 #include "tessera/core/view.hpp"
+#include "tessera/cuda/automatic.hpp"
 #include "tessera/cuda/dispatch.hpp"
 #include "tessera/cuda/edge_rules.hpp"
+#include "tessera/cuda/tuning.hpp"
 
 namespace tessera::cuda {
 
 template <kernel_policy Policy, class S, class T>
   requires has_fused_steps_v<Policy, S>
-int fused_steps(const Policy&, const stencil<S, T>& st, const std::optional<boundary_conditions<S::rank>>& bc) {
+int fused_steps(const Policy&, const stencil<S, T>& st, const extents<S::rank>&,
+                const std::optional<boundary_conditions<S::rank>>& bc) {
   // Without boundary conditions each sweep reads its input view's own ghosts, so the
   // ghosts alternate between the two views step by step; a pass fusing several steps
   // would hold one view's for all of them. One step per pass is exact.
   if (!bc) return 1;
   if (!mirror_symmetric(st, bc)) return 1;  // a Neumann face the coefficients do not mirror
   return Policy::template tile<S>::steps;
+}
+
+/// What cuda::automatic fuses on a device with limits lim: the fusion table's steps for
+/// this device and case (nearest measured size), within what temporal_blocking<> may fuse
+/// here; 0 (one sweep a step, the single-sweep choice) where the table has no row, says
+/// 1, or temporal_blocking may fuse only one step.
+template <class S, class T>
+int fusion_choice(const device_limits& lim, const stencil<S, T>& st, const extents<S::rank>& e,
+                  const std::optional<boundary_conditions<S::rank>>& bc) {
+  if constexpr (S::rank == 1) {
+    return 0;
+  } else {
+    const int most = fused_steps(temporal_blocking<>{}, st, e, bc);
+    if (most <= 1) return 0;
+    const auto k = lookup(builtin_fusion_table(), make_tuning_key<S, T>(lim.name, double(e.size())));
+    return k && *k > 1 ? std::min(*k, most) : 0;
+  }
+}
+
+template <class S, class T>
+int fused_steps(const automatic&, const stencil<S, T>& st, const extents<S::rank>& e,
+                const std::optional<boundary_conditions<S::rank>>& bc) {
+  return fusion_choice<S, T>(current_device_limits(), st, e, bc);
+}
+
+/// The form iterate calls: the views' extents.
+template <class Policy, class S, class T, int Rank, class Space>
+  requires(std::is_same_v<Policy, automatic> || has_fused_steps_v<Policy, S>)
+int fused_steps(const Policy& policy, const stencil<S, T>& st, const View<T, Rank, Space>& u,
+                const std::optional<boundary_conditions<Rank>>& bc) {
+  return fused_steps(policy, st, u.extents(), bc);
 }
 
 template <kernel_policy Policy, class S, class T, int Rank, class Space>
@@ -56,6 +96,27 @@ void sweep_steps(const Policy& policy, const stencil<S, T>& st, const View<T, Ra
   if constexpr (has_kernel_v<Policy, S>)
     kernel_entry<strategy_of_t<Policy>, typename Policy::template tile<S>, S, T>::launch_steps(
         plan, make_sweep_params(st, in, out), steps, make_edge_rules<Rank>(bc, in.ghost()), stream);
+}
+
+/// cuda::automatic's pass: temporal_blocking with the steps fused_steps chose.
+template <class S, class T, int Rank, class Space>
+void sweep_steps(const automatic&, const stencil<S, T>& st, const View<T, Rank, Space>& in,
+                 const View<T, Rank, Space>& out, int steps, const std::optional<boundary_conditions<Rank>>& bc,
+                 cudaStream_t stream = nullptr) {
+  sweep_steps(temporal_blocking<>{}, st, in, out, steps, bc, stream);
+}
+
+/// The customisation points tessera::automatic reaches for CudaSpace views.
+template <class S, class T, int Rank>
+int fused_steps_automatically(CudaSpace, const stencil<S, T>& st, const View<T, Rank, CudaSpace>& u,
+                              const std::optional<boundary_conditions<Rank>>& bc) {
+  return fused_steps(automatic{}, st, u.extents(), bc);
+}
+template <class S, class T, int Rank>
+void sweep_steps_automatically(CudaSpace, const stencil<S, T>& st, const View<T, Rank, CudaSpace>& in,
+                               const View<T, Rank, CudaSpace>& out, int steps,
+                               const std::optional<boundary_conditions<Rank>>& bc) {
+  sweep_steps(automatic{}, st, in, out, steps, bc);
 }
 
 }  // namespace tessera::cuda

@@ -75,6 +75,26 @@ const std::vector<tuning_entry>& builtin_tuning_table();
 /// grid size nearest to key's (in log2 of the points); none if the case has no row.
 std::optional<candidate> lookup(const std::vector<tuning_entry>& table, const tuning_key& key);
 
+/// A row of the fusion table (backends/cuda/tuning/fusion.csv): how many steps per pass
+/// cuda::automatic's iterate fuses for a case (1: one sweep a step is faster).
+struct fusion_entry {
+  tuning_key key;
+  int steps = 1;
+};
+
+/// Parses fusion-table text: a header line, then
+///   device,shape_class,rank,radius,precision,points_log2,steps[,anything else]
+/// ('#' starts a comment line; steps from 1 to 16). Throws invalid_argument_error naming
+/// the line.
+std::vector<fusion_entry> parse_fusion_table(std::string_view text, const std::string& origin);
+
+/// The fusion table compiled into the library.
+const std::vector<fusion_entry>& builtin_fusion_table();
+
+/// The fusion table's steps for key: the row of the same case measured at the nearest
+/// grid size; none if the case has no row.
+std::optional<int> lookup(const std::vector<fusion_entry>& table, const tuning_key& key);
+
 /// Choices made by the on-first-use tuner in this process, keyed by device, shape,
 /// precision and extents: "cuda:shared-streaming" etc. For tests and reports.
 std::size_t tuning_cache_size();

@@ -71,19 +71,21 @@ struct published_geometry {
   static constexpr int plane = row * rows;
 };
 
-/// The default number of steps per pass: as many as keep about half the tile's columns
-/// as outputs (3D 32 x 32: 4 steps of radius 1, 2 of radius 2, 1 beyond; 2D 512: 8 steps of
-/// radius 1 down to 2 of radius 4).
+/// The default number of steps per pass (measured on an H100, perf/RESULTS.md run 12): 3D
+/// radius 1: 3 (fp64 1.15x the one-sweep floor at 3, 0.97x at 4; fp32 the same at 3 and
+/// 4), radius 2: 2, beyond: 1 (a 32 x 32 tile keeps about half its columns as outputs);
+/// 2D 512: 8 steps of radius 1 (1.79x; 4 steps: 1.49x) down to 2 of radius 4.
 template <class S>
 constexpr int default_fused_steps() {
   constexpr int r = shape_traits<S>::radius;
-  if constexpr (S::rank == 3) return r == 1 ? 4 : r == 2 ? 2 : 1;
+  if constexpr (S::rank == 3) return r == 1 ? 3 : r == 2 ? 2 : 1;
   else return r == 1 ? 8 : r == 2 ? 4 : 2;
 }
 
 }  // namespace detail
 
-/// Temporal blocking: Steps time steps per pass (0: the shape's default), a TileX x TileY
+/// Temporal blocking: Steps time steps per pass (0: the shape's default, 3 for 3D radius
+/// 1, 8 for 2D radius 1), a TileX x TileY
 /// block of input columns (0: 32 x 32 in 3D, 512 x 1 in 2D) marching along the slowest
 /// axis. `apply` runs one step per pass; `iterate` fuses up to Steps (sweep_steps.hpp).
 /// Ranks 2 and 3, every shape.
@@ -207,7 +209,7 @@ __global__ void __launch_bounds__(TileX * TileY)
   constexpr int R = detail::published_planes<S>();
   constexpr int PX = geo::row, plane_cells = geo::plane;  // a published plane, border included
   constexpr int out_x = TileX - K * (lx + hx), out_y = mg::has_y ? TileY - K * (ly + hy) : 1;
-  constexpr int Ahead = 3;  // level-0 planes loaded ahead of their step
+  constexpr int Ahead = W;  // level-0 planes loaded ahead of their step (>= 3 for every reach)
 
   extern __shared__ __align__(16) unsigned char temporal_blocking_shared[];
   T* const published = reinterpret_cast<T*>(temporal_blocking_shared);  // [level][R][PY][PX]
@@ -272,7 +274,9 @@ __global__ void __launch_bounds__(TileX * TileY)
   for (int a = 0; a < Ahead; ++a) ahead[a] = load_plane(base + a);
   __syncthreads();
 
-#pragma unroll 1
+  // A star's loop unrolled by 2W: the queues, the loads ahead (W of them) and the double
+  // buffer all come round, so their moves become register renaming (no instructions).
+#pragma unroll(ring ? 1 : 2 * W)
   for (int s = 0; s < steps_total; ++s) {
     const int read_buffer = (s + 1) & 1;  // a star: the centre planes published last step
     // a ring: plane (plane + dm) was published at step s - 1 - hm + dm, in slot
@@ -281,6 +285,9 @@ __global__ void __launch_bounds__(TileX * TileY)
     const int write_slot = ring ? s % R : s & 1;  // where each level publishes this step's plane
 #pragma unroll
     for (int t = K; t >= 1; --t) {
+      // rows whose level-t value no stored output needs (within t reaches of the tile's
+      // top and bottom) skip the level: a warp-uniform branch where a warp is a row
+      if (mg::has_y && (ty < t * ly || ty >= TileY - t * hy)) continue;
       const int plane = base + s - t * (hm + 1);
       const T* below = published + (t - 1) * R * plane_cells + own;
       T v = T(0);
