@@ -464,6 +464,43 @@ void run_host_case(const options& opt, host_copy& copy, std::vector<result>& out
   time_policy(ts::host::serial{});
   time_policy(ts::host::parallel{});
   time_policy(ts::kokkos::mdrange{});
+
+  // Fused time steps: iterate on host::parallel with fuse = 4 and Dirichlet faces fuses 4
+  // steps a pass (tessera/host/fused_steps.hpp). Per step, so the
+  // fraction is the multiple of the one-sweep floor (host copy GB/s / (2 sizeof T)); checked
+  // against 8 steps of host::serial.
+  {
+    result r;
+    r.shape = ts::shape_name<S>(), r.precision = sizeof(T) == 4 ? "float" : "double", r.size = e.to_string();
+    r.policy = "fused:dirichlet host:parallel", r.shape_class = "star", r.rank = 3, r.radius = 1;
+    const int steps = 20;
+    ts::host::parallel fused;
+    fused.fuse = 4;
+    r.note = std::to_string(steps) + " steps, " + std::to_string(fused.fuse) + " per pass; x floor";
+    ts::iterate_options<T, 3, ts::HostSpace> io;
+    io.boundary = ts::boundary_conditions<3>::uniform(ts::boundary::dirichlet(0.5));
+    ts::View<T, 3> a("a", in.layout()), b("b", in.layout()), ra("ref_a", in.layout()), rb("ref_b", in.layout());
+    auto run = [&](auto policy, const ts::View<T, 3>& u, const ts::View<T, 3>& v, int n) {
+      ts::deep_copy(u, in);
+      ts::deep_copy(v, in);
+      return ts::iterate(policy, st, u, v, n, io);
+    };
+    const auto c = ts::compare(run(fused, a, b, 8), run(ts::host::serial{}, ra, rb, 8));
+    if (!c.passed(ts::default_tolerance<T>() * 10)) r.note = "MISMATCH vs host:serial";
+    std::vector<double> t, copies;
+    for (int k = 0; k < std::max(3, opt.reps / 4); ++k) {
+      copies.push_back(copy.run_ms());
+      ts::deep_copy(a, in);
+      ts::deep_copy(b, in);
+      const auto t0 = host_clock::now();
+      ts::iterate(fused, st, a, b, steps, io);
+      t.push_back(std::chrono::duration<double, std::milli>(host_clock::now() - t0).count() / steps);
+    }
+    copy.all_ms.insert(copy.all_ms.end(), copies.begin(), copies.end());
+    summarise(r, t, points, ideal, copy.gbs(median(copies)));
+    r.ran = true;
+    out.push_back(r);
+  }
 }
 
 void print(const std::vector<result>& rs) {

@@ -1,6 +1,7 @@
 // iterate and boundary fills on the host policies.
 #include <doctest/doctest.h>
 
+#include "../support/fused_checks.hpp"
 #include "../support/iterate_checks.hpp"
 
 namespace ts = tessera;
@@ -55,4 +56,64 @@ TEST_CASE("iterate: zero steps returns u untouched, negative steps and aliasing 
   CHECK_THROWS_AS(ts::iterate(ts::host::serial{}, st, u, u, 3), ts::aliasing_error);
   const auto two = ts::iterate(ts::host::parallel{}, st, u, s, 2);
   CHECK(two.data() == u.data());
+}
+
+// host::parallel fuses steps under boundary conditions (tessera/host/fused_steps.hpp):
+// the same checks as the CUDA passes (fused_checks.hpp), against host::serial and Kokkos.
+namespace {
+constexpr boundary_case every_case[] = {boundary_case::none, boundary_case::dirichlet, boundary_case::periodic,
+                                        boundary_case::neumann, boundary_case::mixed};
+/// host::parallel fusing 4 steps a pass; and on three threads: three slabs along z where
+/// the grid is long enough.
+struct parallel_fused : ts::host::parallel {
+  parallel_fused() { fuse = 4; }
+};
+struct parallel_three_threads : ts::host::parallel {
+  parallel_three_threads() { num_threads = 3, fuse = 4; }
+};
+}  // namespace
+
+TEST_CASE("host fused steps: fused_steps answers the policy's fuse under boundary conditions, 0 elsewhere") {
+  const auto st = bounded_stencil<ts::star<3, 1>, double>(1, true);
+  const auto bc = std::optional(ts::boundary_conditions<3>::uniform(ts::boundary::neumann()));
+  const ts::extents<3> e{20, 20, 20};
+  CHECK(fused_steps(parallel_fused{}, st, e, bc) == 4);
+  CHECK(fused_steps(ts::host::parallel{}, st, e, bc) == 0);  // off by default: a sweep a step
+  CHECK(fused_steps(parallel_fused{}, st, e, std::nullopt) == 0);
+  CHECK(fused_steps(parallel_fused{}, bounded_stencil<ts::star<3, 1>, double>(1, false), e, bc) == 0);
+  const auto b1 = std::optional(ts::boundary_conditions<1>::uniform(ts::boundary::dirichlet(0)));
+  CHECK(fused_steps(parallel_fused{}, bounded_stencil<ts::star<1, 1>, double>(1, true), ts::extents<1>{50}, b1) == 0);
+  static_assert(ts::fuses_steps<ts::host::parallel, ts::star<3, 1>, double, 3, ts::HostSpace>);
+  static_assert(!ts::fuses_steps<ts::host::serial, ts::star<3, 1>, double, 3, ts::HostSpace>);
+}
+
+TEST_CASE("host fused steps: 3D 7-point, every boundary kind, float and double, one and several slabs") {
+  using P = parallel_fused;
+  for (const auto c : every_case) {
+    check_fused_iterate<P, ts::HostSpace, ts::star<3, 1>, float>(ts::extents<3>{37, 29, 53}, 10, c, 1);
+    check_fused_iterate<P, ts::HostSpace, ts::star<3, 1>, double>(ts::extents<3>{37, 29, 53}, 10, c, 2);
+    check_fused_iterate<parallel_three_threads, ts::HostSpace, ts::star<3, 1>, double>(ts::extents<3>{150, 9, 11},
+                                                                                       9, c, 3);
+    // rows long enough that a block's strip is 8 rows: 5 strips, the last one short
+    check_fused_iterate<P, ts::HostSpace, ts::star<3, 1>, double>(ts::extents<3>{12, 37, 700}, 9, c, 4);
+  }
+  check_fused_iterate<P, ts::HostSpace, ts::box<3, 1>, float>(ts::extents<3>{10, 29, 1500}, 7,
+                                                              boundary_case::mixed, 5);
+  CHECK(ts::host::detail::strip_rows<ts::star<3, 1>, double>(700, 4) == 8);
+}
+
+TEST_CASE("host fused steps: tiny grids, radius 2, boxes, 2D, callbacks, unmirrored Neumann") {
+  using P = parallel_fused;
+  for (const auto c : every_case) {
+    check_fused_iterate<P, ts::HostSpace, ts::star<3, 1>, double>(ts::extents<3>{3, 2, 5}, 9, c, 11);
+    check_fused_iterate<P, ts::HostSpace, ts::star<2, 1>, float>(ts::extents<2>{2, 7}, 17, c, 12);
+    check_fused_iterate<P, ts::HostSpace, ts::star<3, 2>, float>(ts::extents<3>{23, 19, 41}, 5, c, 21);
+    check_fused_iterate<P, ts::HostSpace, ts::box<3, 1>, double>(ts::extents<3>{17, 21, 33}, 7, c, 22);
+    check_fused_iterate<P, ts::HostSpace, ts::star<2, 1>, double>(ts::extents<2>{67, 300}, 19, c, 31);
+    check_fused_iterate<P, ts::HostSpace, ts::box<2, 2>, float>(ts::extents<2>{41, 37}, 11, c, 32);
+  }
+  check_fused_iterate<P, ts::HostSpace, ts::star<3, 1>, double>(ts::extents<3>{21, 18, 35}, 10, boundary_case::mixed,
+                                                                43, true, 4);
+  check_fused_iterate<P, ts::HostSpace, ts::star<3, 1>, double>(ts::extents<3>{21, 18, 35}, 6, boundary_case::neumann,
+                                                                45, false);
 }

@@ -60,20 +60,20 @@ TEST_CASE("fused steps: 3D 7-point, every boundary kind, 10 steps of up to 3 per
   TESSERA_REQUIRE_CUDA_DEVICE();
   using P = cu::temporal_blocking<>;
   for (const auto c : every_case) {
-    check_fused_iterate<P, ts::star<3, 1>, float>(ts::extents<3>{37, 29, 53}, 10, c, 1);
-    check_fused_iterate<P, ts::star<3, 1>, double>(ts::extents<3>{37, 29, 53}, 10, c, 2);
+    check_fused_iterate<P, ts::CudaSpace, ts::star<3, 1>, float>(ts::extents<3>{37, 29, 53}, 10, c, 1);
+    check_fused_iterate<P, ts::CudaSpace, ts::star<3, 1>, double>(ts::extents<3>{37, 29, 53}, 10, c, 2);
   }
   // several chunks along z and tiles along y; mixed faces drawn per seed
   for (std::uint64_t seed = 3; seed < 7; ++seed)
-    check_fused_iterate<P, ts::star<3, 1>, float>(ts::extents<3>{150, 20, 30}, 9, boundary_case::mixed, seed);
+    check_fused_iterate<P, ts::CudaSpace, ts::star<3, 1>, float>(ts::extents<3>{150, 20, 30}, 9, boundary_case::mixed, seed);
 }
 
 TEST_CASE("fused steps: grids smaller than the fused halo wrap and mirror more than once") {
   TESSERA_REQUIRE_CUDA_DEVICE();
   using P = cu::temporal_blocking<>;
   for (const auto c : every_case) {
-    check_fused_iterate<P, ts::star<3, 1>, double>(ts::extents<3>{3, 2, 5}, 9, c, 11);
-    check_fused_iterate<P, ts::star<2, 1>, float>(ts::extents<2>{2, 7}, 17, c, 12);
+    check_fused_iterate<P, ts::CudaSpace, ts::star<3, 1>, double>(ts::extents<3>{3, 2, 5}, 9, c, 11);
+    check_fused_iterate<P, ts::CudaSpace, ts::star<2, 1>, float>(ts::extents<2>{2, 7}, 17, c, 12);
   }
 }
 
@@ -81,22 +81,22 @@ TEST_CASE("fused steps: radius 2 stars and boxes in 3D") {
   TESSERA_REQUIRE_CUDA_DEVICE();
   using P = cu::temporal_blocking<>;
   for (const auto c : every_case) {
-    check_fused_iterate<P, ts::star<3, 2>, float>(ts::extents<3>{23, 19, 41}, 5, c, 21);
-    check_fused_iterate<P, ts::box<3, 1>, double>(ts::extents<3>{17, 21, 33}, 7, c, 22);
+    check_fused_iterate<P, ts::CudaSpace, ts::star<3, 2>, float>(ts::extents<3>{23, 19, 41}, 5, c, 21);
+    check_fused_iterate<P, ts::CudaSpace, ts::box<3, 1>, double>(ts::extents<3>{17, 21, 33}, 7, c, 22);
   }
-  check_fused_iterate<P, ts::box<3, 2>, float>(ts::extents<3>{13, 15, 29}, 5, boundary_case::periodic, 23);
-  check_fused_iterate<P, ts::box<3, 2>, float>(ts::extents<3>{13, 15, 29}, 5, boundary_case::mixed, 24);
+  check_fused_iterate<P, ts::CudaSpace, ts::box<3, 2>, float>(ts::extents<3>{13, 15, 29}, 5, boundary_case::periodic, 23);
+  check_fused_iterate<P, ts::CudaSpace, ts::box<3, 2>, float>(ts::extents<3>{13, 15, 29}, 5, boundary_case::mixed, 24);
 }
 
 TEST_CASE("fused steps: 2D stars and boxes, rows wider than a tile, up to 8 steps per pass") {
   TESSERA_REQUIRE_CUDA_DEVICE();
   using P = cu::temporal_blocking<>;
   for (const auto c : every_case) {
-    check_fused_iterate<P, ts::star<2, 1>, double>(ts::extents<2>{67, 1100}, 19, c, 31);
-    check_fused_iterate<P, ts::box<2, 2>, float>(ts::extents<2>{41, 37}, 11, c, 32);
+    check_fused_iterate<P, ts::CudaSpace, ts::star<2, 1>, double>(ts::extents<2>{67, 1100}, 19, c, 31);
+    check_fused_iterate<P, ts::CudaSpace, ts::box<2, 2>, float>(ts::extents<2>{41, 37}, 11, c, 32);
   }
-  check_fused_iterate<P, ts::star<2, 4>, double>(ts::extents<2>{50, 40}, 6, boundary_case::dirichlet, 33);
-  check_fused_iterate<P, ts::star<2, 4>, double>(ts::extents<2>{50, 40}, 6, boundary_case::mixed, 34);
+  check_fused_iterate<P, ts::CudaSpace, ts::star<2, 4>, double>(ts::extents<2>{50, 40}, 6, boundary_case::dirichlet, 33);
+  check_fused_iterate<P, ts::CudaSpace, ts::star<2, 4>, double>(ts::extents<2>{50, 40}, 6, boundary_case::mixed, 34);
 }
 
 TEST_CASE("fused steps: other tiles, callbacks between passes, Neumann faces with unmirrored coefficients") {
@@ -104,15 +104,15 @@ TEST_CASE("fused steps: other tiles, callbacks between passes, Neumann faces wit
   using P = cu::temporal_blocking<>;
   using Q = tessera::test::temporal_blocking_3x16x8;
   for (const auto c : every_case) {
-    check_fused_iterate<Q, ts::star<3, 1>, double>(ts::extents<3>{19, 37, 23}, 8, c, 41);
-    check_fused_iterate<Q, ts::box<3, 1>, float>(ts::extents<3>{19, 37, 23}, 7, c, 42);
+    check_fused_iterate<Q, ts::CudaSpace, ts::star<3, 1>, double>(ts::extents<3>{19, 37, 23}, 8, c, 41);
+    check_fused_iterate<Q, ts::CudaSpace, ts::box<3, 1>, float>(ts::extents<3>{19, 37, 23}, 7, c, 42);
   }
   // callbacks every 4 of 10 and every 3 of 9 steps: the passes stop there, the views alternate as per step
-  check_fused_iterate<P, ts::star<3, 1>, double>(ts::extents<3>{21, 18, 35}, 10, boundary_case::mixed, 43, true, 4);
-  check_fused_iterate<P, ts::star<2, 1>, float>(ts::extents<2>{30, 600}, 9, boundary_case::dirichlet, 44, true, 3);
+  check_fused_iterate<P, ts::CudaSpace, ts::star<3, 1>, double>(ts::extents<3>{21, 18, 35}, 10, boundary_case::mixed, 43, true, 4);
+  check_fused_iterate<P, ts::CudaSpace, ts::star<2, 1>, float>(ts::extents<2>{30, 600}, 9, boundary_case::dirichlet, 44, true, 3);
   // coefficients that do not mirror: under Neumann faces a pass takes one step (fused_steps = 1)
-  check_fused_iterate<P, ts::star<3, 1>, double>(ts::extents<3>{21, 18, 35}, 6, boundary_case::neumann, 45, false);
-  check_fused_iterate<P, ts::box<2, 1>, float>(ts::extents<2>{33, 45}, 5, boundary_case::neumann, 46, false);
+  check_fused_iterate<P, ts::CudaSpace, ts::star<3, 1>, double>(ts::extents<3>{21, 18, 35}, 6, boundary_case::neumann, 45, false);
+  check_fused_iterate<P, ts::CudaSpace, ts::box<2, 1>, float>(ts::extents<2>{33, 45}, 5, boundary_case::neumann, 46, false);
 }
 
 TEST_CASE("fused steps: a Neumann face refuses several steps of unmirrored coefficients by name") {
@@ -135,8 +135,8 @@ TEST_CASE("fused steps: automatic fuses the cases its fusion table measured fast
   // 7-point double rows fuse.
   INFO("device ", cu::current_device_limits().name);
   for (const auto c : {boundary_case::dirichlet, boundary_case::periodic, boundary_case::mixed}) {
-    check_fused_iterate<cu::automatic, ts::star<2, 1>, float>(ts::extents<2>{67, 1100}, 19, c, 51);
-    check_fused_iterate<ts::automatic, ts::star<3, 1>, double>(ts::extents<3>{37, 29, 53}, 10, c, 52);
+    check_fused_iterate<cu::automatic, ts::CudaSpace, ts::star<2, 1>, float>(ts::extents<2>{67, 1100}, 19, c, 51);
+    check_fused_iterate<ts::automatic, ts::CudaSpace, ts::star<3, 1>, double>(ts::extents<3>{37, 29, 53}, 10, c, 52);
   }
   const auto dirichlet = std::optional(ts::boundary_conditions<2>::uniform(ts::boundary::dirichlet(0)));
   const ts::stencil<ts::star<2, 1>, float> five(ts::star<2, 1>{}, {-4.f, 1.f, 1.f, 1.f, 1.f});

@@ -99,10 +99,10 @@ View<T, Rank, HostSpace> snapshot(const View<T, Rank, Space>& v) {
   return c;
 }
 
-/// iterate(Policy) on the device against host::serial and kokkos::mdrange, `steps` steps
+/// iterate(Policy) on views in Space against host::serial and kokkos::mdrange, `steps` steps
 /// under boundary case bcase; callbacks every `every` steps (0: none) must see the same
 /// steps, views and fields.
-template <class Policy, class S, class T>
+template <class Policy, class Space, class S, class T>
 void check_fused_iterate(const extents<S::rank>& n, int steps, boundary_case bcase, std::uint64_t seed,
                          bool mirrored = true, int every = 0) {
   constexpr int Rank = S::rank;
@@ -134,13 +134,13 @@ void check_fused_iterate(const extents<S::rank>& n, int steps, boundary_case bca
   };
   const host_run serial = on_host(host::serial{}), kokkos_ref = on_host(kokkos::mdrange{});
 
-  auto u = on_space<T, Rank, CudaSpace>(u0, "u"), s = on_space<T, Rank, CudaSpace>(scratch0, "scratch");
+  auto u = on_space<T, Rank, Space>(u0, "u"), s = on_space<T, Rank, Space>(scratch0, "scratch");
   std::vector<seen> calls;
-  iterate_options<T, Rank, CudaSpace> o;
+  iterate_options<T, Rank, Space> o;
   o.boundary = host_opt.boundary;
   o.every = every;
   if (every > 0)
-    o.callback = [&](int step, const View<T, Rank, CudaSpace>& cur) {
+    o.callback = [&](int step, const View<T, Rank, Space>& cur) {
       calls.push_back({step, cur.data() == u.data(), snapshot(cur)});
     };
   const auto r = iterate(Policy{}, st, u, s, steps, o);

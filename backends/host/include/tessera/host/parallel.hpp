@@ -169,3 +169,6 @@ TESSERA_FOR_EACH_BUILTIN_SHAPE(TESSERA_HOST_EXTERN_PARALLEL, float)
 TESSERA_FOR_EACH_BUILTIN_SHAPE(TESSERA_HOST_EXTERN_PARALLEL, double)
 #undef TESSERA_HOST_EXTERN_PARALLEL
 #endif
+
+// iterate's fused time steps for host::parallel (after the policy and its sweep).
+#include "tessera/host/fused_steps.hpp"

@@ -42,6 +42,11 @@ inline constexpr std::size_t streaming_store_bytes = std::size_t(4) << 20;
 struct parallel {
   int num_threads = 0;
   stores store = stores::automatic;
+  /// Time steps iterate fuses per pass under boundary conditions (fused_steps.hpp); 0 or
+  /// 1: a sweep a step. Off by default: on the 2-core build VM a fused pass ran no faster
+  /// than a sweep a step, both bound by the vectorised loop (~2 G points/s a core, 7-point
+  /// 256^3, perf/RESULTS.md run 12), not by memory.
+  int fuse = 0;
   static std::string name() { return "host:parallel"; }
   template <class Space>
   static constexpr bool reaches = Space::host_accessible;

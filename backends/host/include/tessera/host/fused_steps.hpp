@@ -1,0 +1,242 @@
+#pragma once
+// host::parallel's fused time steps: iterate's customisation points fused_steps and
+// sweep_steps (algorithms/iterate.hpp), for 2D and 3D grids under boundary conditions.
+//
+// A pass of k steps streams the grid's planes along the slowest axis (z in 3D; in 2D the
+// "planes" are rows of y) once per block: a block is a slab of z times a strip of y rows,
+// and keeps, per level below k, the last 2r + 1 planes (r the shape's radius) of its strip
+// (widened by the rows the levels above need) in a ring that fits a core's L2. Level 0 is
+// the input read through the edge rules (tessera/core/edge_rules.hpp); level t's plane q is
+// computed from level t-1's planes q - r .. q + r as soon as the last of them exists, its
+// ghost columns filled by the rules (Dirichlet: the input's ghost cells; periodic and
+// Neumann: the row's own cells, as fill_ghosts would), and level k's rows are written to
+// the output. Planes and rows beyond a z or y face are computed from wrapped or mirrored
+// level-0 data (or are the input's, under a fixed face), so a block recomputes only the
+// k r planes and rows each side that its neighbours also compute.
+//
+// Bytes: one read and one write of the field per pass instead of per step, plus the
+// blocks' halo rows; the rings stay in L2 (a full-plane ring, 3.2 MB for 4 steps of a 256^2
+// fp32 plane, did not: it ran from L3 no faster than a sweep a step, perf/RESULTS.md run 12).
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+#include "tessera/core/boundary.hpp"
+#include "tessera/core/edge_rules.hpp"
+#include "tessera/core/errors.hpp"
+#include "tessera/core/static_for.hpp"
+#include "tessera/core/stencil.hpp"
+#include "tessera/core/view.hpp"
+#include "tessera/host/policy.hpp"
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+namespace tessera::host {
+
+/// How many steps a pass of host::parallel fuses for this stencil under these conditions:
+/// the policy's `fuse`, or 0 (a sweep a step) where it is 0 or 1, in 1D, without boundary
+/// conditions (each view keeps its own ghosts, which alternate between the views step by
+/// step) and under a Neumann face the coefficients do not mirror.
+template <class S, class T>
+int fused_steps(const parallel& policy, const stencil<S, T>& st, const extents<S::rank>&,
+                const std::optional<boundary_conditions<S::rank>>& bc) {
+  if constexpr (S::rank == 1) {
+    return 0;
+  } else {
+    if (policy.fuse <= 1 || !bc || !mirror_symmetric(st, bc)) return 0;
+    return policy.fuse;
+  }
+}
+
+template <class S, class T, int Rank>
+int fused_steps(const parallel& p, const stencil<S, T>& st, const View<T, Rank, HostSpace>& u,
+                const std::optional<boundary_conditions<Rank>>& bc) {
+  return fused_steps(p, st, u.extents(), bc);
+}
+
+namespace detail {
+
+/// One pass over a block of the grid: the slab [z0, z1) of the marched axis times the
+/// strip [y0, y1) of rows (3D; 2D has one row a plane). A level's plane keeps only the rows
+/// it needs, the strip widened by (k - t) r rows each side at level t, so the block's rings
+/// stay in a core's L2; rows beyond a y face are computed (wrapped or mirrored) or are the
+/// input's (fixed), as the CUDA kernel treats every axis.
+template <class S, class T, int Rank>
+class fused_block {
+ public:
+  static constexpr int r = shape_traits<S>::radius;
+  static constexpr int W = 2 * r + 1;  // planes of a level's ring
+  static constexpr int vz = 3 - Rank;  // the marched axis among the rules' virtual axes (z, y, x)
+
+  fused_block(const stencil<S, T>& st, const View<T, Rank, HostSpace>& in, const View<T, Rank, HostSpace>& out,
+              int k, const edge_rules& rules, std::vector<T>& ring, index_t y0, index_t y1)
+      : st_(st), in_(in.accessor()), out_(out.accessor()), k_(k), rules_(rules), ring_(ring), y0_(y0), y1_(y1) {
+    nz_ = in_.n[0];
+    ny_ = Rank == 3 ? in_.n[1] : 1;
+    nx_ = in_.n[Rank - 1];
+    pitch_ = nx_ + 2 * r;
+    halo_ = Rank == 3 ? index_t(k_) * r : 0;
+    rows_ = (y1_ - y0_) + 2 * halo_;
+    plane_ = rows_ * pitch_;
+    ring_.resize(static_cast<std::size_t>(k_) * W * plane_);
+  }
+
+  void run(index_t z0, index_t z1) {
+    for (index_t p = z0 - index_t(k_) * r; p < z1 + index_t(k_) * r; ++p) {
+      load_input_rows(p, 0, y0_ - halo_, y1_ + halo_);
+      for (int t = 1; t <= k_; ++t) {
+        const index_t q = p - index_t(t) * r;
+        if (q < z0 - index_t(k_ - t) * r) continue;  // before what level k needs
+        const index_t ya = t == k_ ? y0_ : y0_ - reach(t), yb = t == k_ ? y1_ : y1_ + reach(t);
+        if (fixed_plane(q)) {  // beyond a fixed face: the input's plane at every level
+          if (t < k_) load_input_rows(q, t, ya, yb);
+          continue;
+        }
+        compute_rows(t, q, ya, yb);
+      }
+    }
+  }
+
+ private:
+  static index_t row_offset(const view_accessor<T, Rank>& a, index_t y) { return Rank == 3 ? y * a.stride[1] : 0; }
+  index_t reach(int t) const { return Rank == 3 ? index_t(k_ - t) * r : 0; }
+
+  /// Row y (x = 0) of level t's plane q in the ring.
+  T* row(int t, index_t q, index_t y) {
+    const index_t s = ((q % W) + W) % W;
+    return ring_.data() + (static_cast<std::size_t>(t) * W + s) * plane_ + (y - (y0_ - halo_)) * pitch_ + r;
+  }
+
+  bool fixed_plane(index_t q) const {
+    bool fixed = false;
+    map_coordinate(q, nz_, rules_.ghost[vz], rules_.face[vz][0], rules_.face[vz][1], fixed);
+    return fixed;
+  }
+  index_t map_y(index_t y, bool& fixed) const {
+    return Rank == 3 ? map_coordinate(y, ny_, rules_.ghost[1], rules_.face[1][0], rules_.face[1][1], fixed) : 0;
+  }
+  index_t map_x(index_t x, bool& fixed) const {
+    return map_coordinate(x, nx_, rules_.ghost[2], rules_.face[2][0], rules_.face[2][1], fixed);
+  }
+
+  /// Level 0's rows [ya, yb) of plane q, or a fixed plane's or row's at any level: the
+  /// input through the edge rules, ghost columns included.
+  void load_input_rows(index_t q, int t, index_t ya, index_t yb) {
+    bool unused = false;
+    const index_t mz = map_coordinate(q, nz_, rules_.ghost[vz], rules_.face[vz][0], rules_.face[vz][1], unused);
+    for (index_t y = ya; y < yb; ++y) load_input_row(mz, y, row(t, q, y));
+  }
+  void load_input_row(index_t mz, index_t y, T* dst) const {
+    bool unused = false;
+    const T* src = in_.origin + mz * in_.stride[0] + row_offset(in_, map_y(y, unused));
+    std::copy(src, src + nx_, dst);
+    for (index_t j = 1; j <= r; ++j) {
+      dst[-j] = src[map_x(-j, unused)];
+      dst[nx_ - 1 + j] = src[map_x(nx_ - 1 + j, unused)];
+    }
+  }
+
+  /// Level t's rows [ya, yb) of plane q from level t - 1 (level k: into the output).
+  void compute_rows(int t, index_t q, index_t ya, index_t yb) {
+    constexpr int npts = stencil<S, T>::size;
+    T c[npts];
+    for (int j = 0; j < npts; ++j) c[j] = st_.coeffs[j];
+    bool unused = false;
+    const index_t mz = map_coordinate(q, nz_, rules_.ghost[vz], rules_.face[vz][0], rules_.face[vz][1], unused);
+    for (index_t y = ya; y < yb; ++y) {
+      bool fixed_row = false;
+      map_y(y, fixed_row);
+      T* o = t == k_ ? out_.origin + q * out_.stride[0] + row_offset(out_, y) : row(t, q, y);
+      if (fixed_row) {  // beyond a fixed y face (never an output row): the input's row
+        load_input_row(mz, y, o);
+        continue;
+      }
+      const T* rows[npts];
+      tessera::detail::static_for<npts>([&](auto kk) {
+        constexpr int K = decltype(kk)::value;
+        constexpr int dz = S::points[K][0], dy = Rank == 3 ? S::points[K][1] : 0, dx = S::points[K][Rank - 1];
+        rows[K] = row(t - 1, q + dz, y + dy) + dx;
+      });
+      T* __restrict out_row = o;
+#pragma omp simd
+      for (index_t x = 0; x < nx_; ++x) {
+        T s = 0;
+        tessera::detail::static_for<npts>([&](auto kk) { s += c[kk] * rows[kk][x]; });
+        out_row[x] = s;
+      }
+      if (t == k_) continue;
+      // ghost columns: the input's beyond a fixed x face, else the row's own cell
+      const T* src = nullptr;
+      for (index_t j = 1; j <= r; ++j)
+        for (const index_t x : {-j, nx_ - 1 + j}) {
+          bool fixed = false;
+          const index_t mx = map_x(x, fixed);
+          if (fixed) {
+            if (!src) src = in_.origin + mz * in_.stride[0] + row_offset(in_, map_y(y, unused));
+            out_row[x] = src[mx];
+          } else {
+            out_row[x] = out_row[mx];
+          }
+        }
+    }
+  }
+
+  const stencil<S, T>& st_;
+  view_accessor<T, Rank> in_, out_;
+  int k_;
+  edge_rules rules_;
+  std::vector<T>& ring_;
+  index_t y0_, y1_;
+  index_t nz_ = 0, ny_ = 0, nx_ = 0, pitch_ = 0, halo_ = 0, rows_ = 0, plane_ = 0;
+};
+
+/// Rows of a block's strip: as many as keep its rings (k levels x (2r + 1) planes of the
+/// strip plus its halo) within ~768 KiB, a core's L2 with room for the rows streaming
+/// through; at least 8.
+template <class S, class T>
+index_t strip_rows(index_t nx, int k) {
+  constexpr int r = shape_traits<S>::radius;
+  const index_t row_bytes = (nx + 2 * r) * static_cast<index_t>(sizeof(T)) * k * (2 * r + 1);
+  return std::max<index_t>(8, (768 * 1024) / std::max<index_t>(1, row_bytes) - 2 * index_t(k) * r);
+}
+
+}  // namespace detail
+
+/// One pass of `steps` fused steps from in to out under bc (iterate's contract: out's
+/// interior = `steps` times (fill in's ghosts, sweep), to rounding; out's ghosts are not
+/// written, in is not written). Threads split the marched axis into slabs.
+template <class S, class T, int Rank>
+void sweep_steps(const parallel& policy, const stencil<S, T>& st, const View<T, Rank, HostSpace>& in,
+                 const View<T, Rank, HostSpace>& out, int steps, const std::optional<boundary_conditions<Rank>>& bc) {
+  if constexpr (Rank < 2) {
+    throw unsupported_error("tessera::iterate(host:parallel) on " + in.describe() +
+                            ": fused steps need a 2D or 3D grid (fused_steps answers 0 in 1D: sweep a step at a time)");
+  } else {
+    const edge_rules rules = make_edge_rules<Rank>(bc, in.ghost());
+    const index_t nz = in.extents()[0], ny = Rank == 3 ? in.extents()[1] : 1;
+    const index_t strip = Rank == 3 ? std::min(ny, detail::strip_rows<S, T>(in.extents()[Rank - 1], steps)) : 1;
+    const index_t strips = (ny + strip - 1) / strip;
+    int threads = 1;
+#if defined(_OPENMP)
+    threads = policy.num_threads > 0 ? policy.num_threads : omp_get_max_threads();
+#endif
+    // slabs of at least 4 k r planes, so the recomputed halo stays below a quarter
+    const index_t slabs =
+        std::max<index_t>(1, std::min<index_t>(threads, nz / (4 * steps * shape_traits<S>::radius)));
+#pragma omp parallel num_threads(threads)
+    {
+      thread_local std::vector<T> ring;  // reused by the thread's later blocks and passes
+#pragma omp for schedule(static)
+      for (index_t b = 0; b < slabs * strips; ++b) {
+        const index_t slab = b / strips, s = b % strips;
+        const index_t z0 = nz * slab / slabs, z1 = nz * (slab + 1) / slabs;
+        const index_t y0 = s * strip, y1 = std::min(ny, y0 + strip);
+        detail::fused_block<S, T, Rank>(st, in, out, steps, rules, ring, y0, y1).run(z0, z1);
+      }
+    }
+  }
+}
+
+}  // namespace tessera::host

@@ -1,0 +1,116 @@
+#pragma once
+// How a fused pass (several time steps in one pass over memory: cuda::temporal_blocking,
+// host::parallel's fused steps) sees the field beyond each face. Such a pass computes the
+// intermediate time levels on cells outside the interior too, and there is no ghost layer
+// in memory to fill between those levels. Instead it reads the level-0 field through a map
+// of coordinates under which the boundary conditions hold at every level:
+//
+//   fixed   the cell keeps its value at every level: Dirichlet faces, and every face of a
+//           sweep without boundary conditions (sweeps never write ghost cells). Read as it
+//           is in the input's ghost layer (reads beyond it are clamped into it; no interior
+//           result depends on them).
+//   wrap    periodic: coordinate i reads interior i mod n. The stencil computed on wrapped
+//           data is the wrapped result (translation invariance), so every level stays
+//           periodic with no fill.
+//   mirror  Neumann: i reads its reflection about the face (repeatedly, on small grids).
+//           A level stays mirrored only if the coefficients are symmetric along that axis
+//           (mirror_symmetric); otherwise the pass may fuse one step only, which reads
+//           exactly the ghosts a fill would write.
+//
+// A cell beyond a fixed face on any axis is fixed at every level. Within the ghost layer
+// the map reads what fill_ghosts writes there, corners included (boundary.hpp's order: the
+// later axis' rule), so a one-step pass equals fill + sweep for any stencil, and a k-step
+// pass equals k of them for the stencils the rules above allow.
+#include <optional>
+
+#include "tessera/core/array.hpp"
+#include "tessera/core/boundary.hpp"
+#include "tessera/core/config.hpp"
+#include "tessera/core/stencil.hpp"
+
+namespace tessera {
+
+enum class edge_rule : unsigned char { fixed, wrap, mirror };
+
+/// The rules of one fused pass on the virtual axes (z, y, x) every backend's passes use (a
+/// rank-R grid fills the last R): per axis, the low and the high face's rule, and the
+/// input's ghost width (the fixed reads' bound).
+struct edge_rules {
+  edge_rule face[3][2] = {{edge_rule::fixed, edge_rule::fixed},
+                          {edge_rule::fixed, edge_rule::fixed},
+                          {edge_rule::fixed, edge_rule::fixed}};
+  index_t ghost[3] = {0, 0, 0};
+};
+
+/// The coordinate that cell i (on an axis of n interior cells and g ghost layers)
+/// reads, following the low and high faces' rules; sets `fixed` when the cell lies beyond
+/// a fixed face. The result lies in [-g, n + g).
+TESSERA_HD inline index_t map_coordinate(index_t i, index_t n, index_t g, edge_rule lo, edge_rule hi, bool& fixed) {
+  // A mirror maps the cells within n of its face into the interior; further cells reach
+  // the other face and take its rule. The loop ends: each pass moves i closer (mirrors)
+  // or into range (wrap, fixed).
+  for (;;) {
+    if (i < 0) {
+      if (lo == edge_rule::wrap) return (i % n + n) % n;
+      if (lo == edge_rule::fixed) {
+        fixed = true;
+        return i < -g ? -g : i;
+      }
+      i = -1 - i;
+    } else if (i >= n) {
+      if (hi == edge_rule::wrap) return i % n;
+      if (hi == edge_rule::fixed) {
+        fixed = true;
+        return i >= n + g ? n + g - 1 : i;
+      }
+      i = 2 * n - 1 - i;
+    } else {
+      return i;
+    }
+  }
+}
+
+/// The rules for a view of rank Rank with ghost width g under boundary conditions bc
+/// (none: every face fixed, as a plain sweep reads its ghosts).
+template <int Rank>
+edge_rules make_edge_rules(const std::optional<boundary_conditions<Rank>>& bc, index_t g) {
+  edge_rules r;
+  for (int d = 0; d < Rank; ++d) {
+    const int v = d + (3 - Rank);
+    r.ghost[v] = g;
+    for (int side = 0; side < 2; ++side) {
+      const boundary_kind k = bc ? bc->faces[2 * d + side].kind : boundary_kind::dirichlet;
+      r.face[v][side] = k == boundary_kind::periodic  ? edge_rule::wrap
+                        : k == boundary_kind::neumann ? edge_rule::mirror
+                                                      : edge_rule::fixed;
+    }
+  }
+  return r;
+}
+
+/// True when, along every axis with a Neumann face in bc, the stencil's coefficients are
+/// symmetric (the point mirrored along that axis is in the shape with the same
+/// coefficient): then a mirrored field stays mirrored after a sweep, and a pass may fuse
+/// several steps under those faces.
+template <class S, class T>
+bool mirror_symmetric(const stencil<S, T>& st, const std::optional<boundary_conditions<S::rank>>& bc) {
+  if (!bc) return true;
+  constexpr int n = shape_traits<S>::size;
+  for (int d = 0; d < S::rank; ++d) {
+    if (bc->faces[2 * d].kind != boundary_kind::neumann && bc->faces[2 * d + 1].kind != boundary_kind::neumann)
+      continue;
+    for (int k = 0; k < n; ++k) {
+      bool found = false;
+      for (int j = 0; j < n && !found; ++j) {
+        bool mirrored = true;
+        for (int e = 0; e < S::rank; ++e)
+          mirrored = mirrored && S::points[j][e] == (e == d ? -S::points[k][e] : S::points[k][e]);
+        found = mirrored && st.coeffs[j] == st.coeffs[k];
+      }
+      if (!found) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace tessera
