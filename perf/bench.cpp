@@ -15,6 +15,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <omp.h>
@@ -23,6 +24,7 @@
 
 #include <tessera/tessera.hpp>
 
+#include "user_case.hpp"
 #include "variants.hpp"
 
 namespace ts = tessera;
@@ -39,6 +41,8 @@ struct options {
   int host_n = 256;        // cube edge of the CPU section
   bool iterate = false;   // only the iterate section
   bool fused = false;     // only the fused time-stepping section
+  ts::bench::user_case user;  // --shape/--size/--precision: only this case
+  std::string only_policy;    // --policy: only this policy (and naive, the reference)
   bool quick = false;     // only the six cases the targets name (fp32 512^3 stars r1/2/4 and box r1, fp64 7-point, 2D 5-point 8192^2)
   std::string csv, json, tuning_table;
 };
@@ -161,6 +165,7 @@ void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, s
 
   auto time_policy = [&](auto policy) {
     using P = decltype(policy);
+    if (!opt.only_policy.empty() && P::name() != opt.only_policy && !std::is_same_v<P, cu::naive<>>) return;
     result r;
     r.shape = shape, r.precision = prec, r.size = e.to_string(), r.policy = P::name();
     r.shape_class = cu::shape_class_of<S>::name, r.rank = S::rank, r.radius = g;
@@ -586,10 +591,41 @@ void write_json(const std::string& path, const std::vector<result>& rs, double c
   f << "  ]\n}\n";
 }
 
+/// The user's case (--shape, --size, --precision): the sweep of every policy (or --policy's)
+/// on it, and with --fused its fused time stepping (2D and 3D).
+template <class T>
+void run_user_case(const options& opt, double copy_gbs, std::vector<result>& rs, bool& agree) {
+  const auto& c = opt.user;
+  auto try_shape = [&]<class S>() {
+    if (cu::shape_class_of<S>::name != c.shape_class || S::rank != c.rank || ts::shape_traits<S>::radius != c.radius)
+      return;
+    ts::extents<S::rank> e{};
+    for (int d = 0; d < S::rank; ++d) e[d] = static_cast<ts::index_t>(c.n[d]);
+    if (!opt.fused) run_case<S, T>(opt, e, copy_gbs, rs, agree);
+    if constexpr (S::rank >= 2)
+      if (opt.fused) run_fused_case<S, T, cu::temporal_blocking<>>(opt, e, copy_gbs, rs, agree);
+  };
+#define TESSERA_BENCH_TRY_SHAPE(unused, ...) try_shape.template operator()<__VA_ARGS__>();
+  TESSERA_FOR_EACH_BUILTIN_SHAPE(TESSERA_BENCH_TRY_SHAPE, 0)
+#undef TESSERA_BENCH_TRY_SHAPE
+}
+
+/// "" when name is a CUDA policy of the bench (a listed strategy or cuda:automatic); else why not.
+std::string unknown_bench_policy(const std::string& name) {
+  std::string names = "cuda:automatic";
+  bool found = name == names;
+  ts::for_each_type(cu::strategies{}, [&](auto policy) {
+    names += ", " + decltype(policy)::name();
+    found = found || decltype(policy)::name() == name;
+  });
+  return found ? std::string() : "--policy wants one of " + names + ", got '" + name + "'";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   options opt;
+  std::vector<std::pair<std::string, std::string>> user_args;  // checked after the loop, in order
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--smoke") opt.smoke = true;
@@ -597,6 +633,8 @@ int main(int argc, char** argv) {
     else if (a == "--quick") opt.quick = true;
     else if (a == "--iterate") opt.iterate = true;
     else if (a == "--fused") opt.fused = true;
+    else if ((a == "--shape" || a == "--size" || a == "--precision" || a == "--policy") && i + 1 < argc)
+      user_args.emplace_back(a, argv[++i]);
     else if (a == "--no-host") opt.host = false;
     else if (a == "--host-only") opt.host_only = true;
     else if (a == "--host-size" && i + 1 < argc) opt.host_n = std::max(8, std::atoi(argv[++i]));
@@ -607,6 +645,7 @@ int main(int argc, char** argv) {
     else if (a == "--help" || a == "-h") {
       std::puts("usage: tessera-bench [--reps N (20)] [--csv FILE] [--json FILE] [--tuning-table FILE] [--variants] [--quick] [--iterate] [--fused] [--smoke]\n"
                 "                     [--no-host] [--host-only] [--host-size N (256)]\n"
+                "       tessera-bench --shape star3d:2 --size 384x384x384 [--precision double] [--policy cuda:pipelined] [--fused]\n"
                 "  GPU section: every CUDA policy against cudaMemcpy device-to-device (--quick: the\n"
                 "  six target cases; --variants: pipelined tile/depth variants too).\n"
                 "  iterate section (with --quick; --iterate: it alone): 100 steps of cuda:automatic per\n"
@@ -614,11 +653,41 @@ int main(int argc, char** argv) {
                 "  fused section (with --quick; --fused: it alone): 100 steps with Dirichlet faces, one sweep\n"
                 "  per step (cuda:automatic) against cuda:temporal-blocking at several steps per pass, in\n"
                 "  GCell-updates/s and as a multiple of the one-sweep floor (copy GB/s / (2 sizeof T)).\n"
+                "  user case (--shape star1d|star2d|star3d:1-4 or box2d|box3d:1-2, --size one extent per axis):\n"
+                "  only that case, every policy or --policy's (naive too: the reference); --fused: its\n"
+                "  fused time stepping instead; --smoke: correctness only.\n"
                 "  CPU section: 7-point n^3 on host:serial, host:parallel, kokkos:mdrange against\n"
                 "  a parallel host copy loop (skipped by --quick, --smoke and --no-host).");
       return 0;
     } else {
       std::fprintf(stderr, "tessera-bench: unknown argument '%s' (try --help)\n", a.c_str());
+      return 2;
+    }
+  }
+  // The user's case, checked before anything is allocated: the shape first (the size's
+  // rank depends on it), then the size, the precision and the policy.
+  {
+    std::string shape, size, precision = "float", why;
+    for (const auto& [option, value] : user_args) {
+      if (option == "--shape") shape = value;
+      else if (option == "--size") size = value;
+      else if (option == "--precision") precision = value;
+      else opt.only_policy = value;
+    }
+    if (!shape.empty()) why = ts::bench::parse_shape(shape, opt.user);
+    bool precision_given = false;
+    for (const auto& arg : user_args) precision_given = precision_given || arg.first == "--precision";
+    if (why.empty() && !size.empty() && shape.empty())
+      why = "--size needs --shape (the rank of the extents is the shape's)";
+    if (why.empty() && precision_given && shape.empty())
+      why = "--precision applies to a case of your own: give --shape and --size too";
+    if (why.empty() && !shape.empty() && size.empty())
+      why = "--shape needs --size (e.g. --shape star3d:2 --size 384x384x384)";
+    if (why.empty() && !size.empty()) why = ts::bench::parse_user_size(size, opt.user);
+    if (why.empty()) why = ts::bench::parse_precision(precision, opt.user);
+    if (why.empty() && !opt.only_policy.empty()) why = unknown_bench_policy(opt.only_policy);
+    if (!why.empty()) {
+      std::fprintf(stderr, "tessera-bench: %s (try --help)\n", why.c_str());
       return 2;
     }
   }
@@ -649,6 +718,15 @@ int main(int argc, char** argv) {
     const double copy_gbs = opt.smoke ? 1 : copy_bandwidth_gbs(opt.reps, std::size_t(1) << 30);
     std::vector<result> rs;
     bool agree = true;
+    if (!opt.user.shape_class.empty()) {  // only the user's case
+      if (opt.user.is_double) run_user_case<double>(opt, copy_gbs, rs, agree);
+      else run_user_case<float>(opt, copy_gbs, rs, agree);
+      if (!opt.smoke) print(rs);
+      if (!opt.csv.empty()) write_csv(opt.csv, rs, copy_gbs);
+      if (!opt.json.empty()) write_json(opt.json, rs, copy_gbs, dev);
+      std::printf("%s\n", agree ? "all policies agree with naive" : "SOME POLICIES DISAGREE with naive");
+      return agree ? 0 : 1;
+    }
     if (opt.quick) {  // the six cases the performance targets name
       const ts::extents<3> e{512, 512, 512};
       run_case<ts::star<3, 1>, float, true>(opt, e, copy_gbs, rs, agree);
