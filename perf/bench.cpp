@@ -265,6 +265,32 @@ struct stepping_case {
         ref_scratch("ref_scratch", init.layout()) {
     for (int k = 0; k < st.size; ++k) st[k] = static_cast<T>(1.0 / st.size);
   }
+  using options_type = ts::iterate_options<T, Rank, ts::CudaSpace>;
+  /// iterate(policy) for `steps` steps from the initial field in both of a and b.
+  template <class P>
+  ts::View<T, Rank, ts::CudaSpace> run(P policy, const ts::View<T, Rank, ts::CudaSpace>& a,
+                                       const ts::View<T, Rank, ts::CudaSpace>& b, int steps,
+                                       const options_type& io) const {
+    ts::deep_copy(a, init);
+    ts::deep_copy(b, init);
+    return ts::iterate(policy, st, a, b, steps, io);
+  }
+  /// Milliseconds per step of iterate(policy) on (u, scratch) from the initial field, timed
+  /// `reps` times by CUDA events (the copies of the initial field outside the timing).
+  template <class P>
+  std::vector<double> per_step_ms(P policy, int steps, const options_type& io, int reps) const {
+    events ev;
+    std::vector<double> t;
+    for (int k = 0; k < reps; ++k) {
+      ts::deep_copy(u, init);
+      ts::deep_copy(scratch, init);
+      cudaEventRecord(ev.a);
+      ts::iterate(policy, st, u, scratch, steps, io);
+      cudaEventRecord(ev.b);
+      t.push_back(ev.elapsed_ms() / steps);
+    }
+    return t;
+  }
 };
 
 /// iterate: `steps` sweeps of cuda::automatic ping-ponging between two views, with no
@@ -276,9 +302,7 @@ template <class S, class T, int Rank>
 void run_iterate_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, std::vector<result>& out,
                       bool& all_agree) {
   const int steps = opt.smoke ? 3 : 100;
-  stepping_case<S, T, Rank> c0(e);
-  auto &init = c0.init, &u = c0.u, &scratch = c0.scratch, &ref_u = c0.ref_u, &ref_scratch = c0.ref_scratch;
-  const auto& st = c0.st;
+  const stepping_case<S, T, Rank> c0(e);
   const double points = static_cast<double>(e.size());
   const double ideal = 2.0 * points * sizeof(T);
   // Every face one kind; then, to tell the faces' costs apart, periodic everywhere but
@@ -304,35 +328,21 @@ void run_iterate_case(const options& opt, const ts::extents<Rank>& e, double cop
     r.shape = ts::shape_name<S>(), r.precision = sizeof(T) == 4 ? "float" : "double", r.size = e.to_string();
     r.policy = std::string("iterate:") + kc.name + " cuda:automatic";
     r.note = std::to_string(steps) + " steps, per step";
-    auto run = [&](auto policy, const ts::View<T, Rank, ts::CudaSpace>& a, const ts::View<T, Rank, ts::CudaSpace>& b) {
-      ts::deep_copy(a, init);
-      ts::deep_copy(b, init);
-      return ts::iterate(policy, st, a, b, steps, io);
-    };
-    const auto got = run(cu::automatic{}, u, scratch);  // warm-up and correctness
-    const auto want = run(cu::naive<>{}, ref_u, ref_scratch);
+    const auto got = c0.run(cu::automatic{}, c0.u, c0.scratch, steps, io);  // warm-up and correctness
+    const auto want = c0.run(cu::naive<>{}, c0.ref_u, c0.ref_scratch, steps, io);
     const auto c = ts::compare(got, want);
     if (!c.passed(ts::default_tolerance<T>())) {
       all_agree = false;
       r.note = "MISMATCH vs naive: rel " + std::to_string(c.max_rel_error);
     }
     if (!opt.smoke) {
-      events ev;
-      std::vector<double> t;
-      for (int k = 0; k < std::max(3, opt.reps / 4); ++k) {
-        ts::deep_copy(u, init);
-        ts::deep_copy(scratch, init);
-        cudaEventRecord(ev.a);
-        ts::iterate(cu::automatic{}, st, u, scratch, steps, io);
-        cudaEventRecord(ev.b);
-        t.push_back(ev.elapsed_ms() / steps);
-      }
-      summarise(r, t, points, ideal, copy_gbs);
+      summarise(r, c0.per_step_ms(cu::automatic{}, steps, io, std::max(3, opt.reps / 4)), points, ideal, copy_gbs);
       if (kc.bc) {  // one fill alone, for the note
+        events ev;
         std::vector<double> f;
         for (int k = 0; k < 5; ++k) {
           cudaEventRecord(ev.a);
-          for (int j = 0; j < 10; ++j) ts::fill_ghosts(u, *kc.bc);
+          for (int j = 0; j < 10; ++j) ts::fill_ghosts(c0.u, *kc.bc);
           cudaEventRecord(ev.b);
           f.push_back(ev.elapsed_ms() / 10);
         }
@@ -355,18 +365,11 @@ template <class S, class T, class... Fused, int Rank>
 void run_fused_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, std::vector<result>& out,
                     bool& all_agree) {
   const int steps = opt.smoke ? 7 : 100;
-  stepping_case<S, T, Rank> c0(e);
-  auto &init = c0.init, &u = c0.u, &scratch = c0.scratch;
-  const auto& st = c0.st;
+  const stepping_case<S, T, Rank> c0(e);
   const double points = static_cast<double>(e.size());
   ts::iterate_options<T, Rank, ts::CudaSpace> io;
   io.boundary = ts::boundary_conditions<Rank>::uniform(ts::boundary::dirichlet(0.5));
-  auto run = [&](auto policy, const ts::View<T, Rank, ts::CudaSpace>& a, const ts::View<T, Rank, ts::CudaSpace>& b) {
-    ts::deep_copy(a, init);
-    ts::deep_copy(b, init);
-    return ts::iterate(policy, st, a, b, steps, io);
-  };
-  const auto want = run(cu::naive<>{}, c0.ref_u, c0.ref_scratch);
+  const auto want = c0.run(cu::naive<>{}, c0.ref_u, c0.ref_scratch, steps, io);
   auto time_policy = [&](auto policy, int k) {
     using P = decltype(policy);
     result r;
@@ -375,26 +378,15 @@ void run_fused_case(const options& opt, const ts::extents<Rank>& e, double copy_
     r.policy = "fused:dirichlet " + P::name();
     if constexpr (!std::is_same_v<P, cu::automatic>) r.policy += tile_arguments(policy);
     r.note = std::to_string(steps) + " steps, " + std::to_string(k) + " per pass; x floor";
-    const auto got = run(policy, u, scratch);
+    const auto got = c0.run(policy, c0.u, c0.scratch, steps, io);
     const auto c = ts::compare(got, want);
     if (!c.passed(ts::default_tolerance<T>() * 10)) {
       all_agree = false;
       r.note = "MISMATCH vs naive: rel " + std::to_string(c.max_rel_error);
     }
-    if (!opt.smoke) {
-      events ev;
-      std::vector<double> t;
-      for (int rep = 0; rep < std::max(3, opt.reps / 4); ++rep) {
-        ts::deep_copy(u, init);
-        ts::deep_copy(scratch, init);
-        cudaEventRecord(ev.a);
-        ts::iterate(policy, st, u, scratch, steps, io);
-        cudaEventRecord(ev.b);
-        t.push_back(ev.elapsed_ms() / steps);
-      }
-      // per step: GCell-updates/s in gcells, the multiple of the one-sweep floor in fraction
-      summarise(r, t, points, 2.0 * points * sizeof(T), copy_gbs);
-    }
+    if (!opt.smoke)  // per step: GCell-updates/s in gcells, the multiple of the one-sweep floor in fraction
+      summarise(r, c0.per_step_ms(policy, steps, io, std::max(3, opt.reps / 4)), points, 2.0 * points * sizeof(T),
+                copy_gbs);
     r.ran = true;
     out.push_back(r);
   };

@@ -94,7 +94,7 @@ double padded_difference(const View<T, Rank, HostSpace>& a, const View<T, Rank, 
 /// view itself).
 template <class T, int Rank, class Space>
 View<T, Rank, HostSpace> snapshot(const View<T, Rank, Space>& v) {
-  View<T, Rank, HostSpace> c(v.label() + "_snapshot", v.layout());
+  auto c = create_mirror(v);
   deep_copy(c, v);
   return c;
 }

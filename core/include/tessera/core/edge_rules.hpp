@@ -113,4 +113,14 @@ bool mirror_symmetric(const stencil<S, T>& st, const std::optional<boundary_cond
   return true;
 }
 
+/// True when a pass fusing several steps of st under bc equals as many fills and sweeps:
+/// conditions are given (without them each sweep reads its input view's own ghosts, which
+/// alternate between the two views step by step, while a pass holds one view's for all its
+/// steps) and every axis with a Neumann face has mirrored coefficients. One step a pass is
+/// exact for any stencil.
+template <class S, class T>
+bool several_steps_exact(const stencil<S, T>& st, const std::optional<boundary_conditions<S::rank>>& bc) {
+  return bc.has_value() && mirror_symmetric(st, bc);
+}
+
 }  // namespace tessera

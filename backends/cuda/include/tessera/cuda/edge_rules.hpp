@@ -9,4 +9,5 @@ using tessera::edge_rules;
 using tessera::make_edge_rules;
 using tessera::map_coordinate;
 using tessera::mirror_symmetric;
+using tessera::several_steps_exact;
 }  // namespace tessera::cuda

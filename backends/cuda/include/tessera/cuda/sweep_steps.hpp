@@ -41,12 +41,7 @@ template <kernel_policy Policy, class S, class T>
   requires has_fused_steps_v<Policy, S>
 int fused_steps(const Policy&, const stencil<S, T>& st, const extents<S::rank>&,
                 const std::optional<boundary_conditions<S::rank>>& bc) {
-  // Without boundary conditions each sweep reads its input view's own ghosts, so the
-  // ghosts alternate between the two views step by step; a pass fusing several steps
-  // would hold one view's for all of them. One step per pass is exact.
-  if (!bc) return 1;
-  if (!mirror_symmetric(st, bc)) return 1;  // a Neumann face the coefficients do not mirror
-  return Policy::template tile<S>::steps;
+  return several_steps_exact(st, bc) ? Policy::template tile<S>::steps : 1;
 }
 
 /// What cuda::automatic fuses on a device with limits lim: the fusion table's steps for

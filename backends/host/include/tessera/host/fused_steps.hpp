@@ -45,8 +45,7 @@ int fused_steps(const parallel& policy, const stencil<S, T>& st, const extents<S
   if constexpr (S::rank == 1) {
     return 0;
   } else {
-    if (policy.fuse <= 1 || !bc || !mirror_symmetric(st, bc)) return 0;
-    return policy.fuse;
+    return policy.fuse > 1 && several_steps_exact(st, bc) ? policy.fuse : 0;
   }
 }
 
@@ -111,8 +110,11 @@ class fused_block {
 
   bool fixed_plane(index_t q) const {
     bool fixed = false;
-    map_coordinate(q, nz_, rules_.ghost[vz], rules_.face[vz][0], rules_.face[vz][1], fixed);
+    map_z(q, fixed);
     return fixed;
+  }
+  index_t map_z(index_t q, bool& fixed) const {
+    return map_coordinate(q, nz_, rules_.ghost[vz], rules_.face[vz][0], rules_.face[vz][1], fixed);
   }
   index_t map_y(index_t y, bool& fixed) const {
     return Rank == 3 ? map_coordinate(y, ny_, rules_.ghost[1], rules_.face[1][0], rules_.face[1][1], fixed) : 0;
@@ -125,7 +127,7 @@ class fused_block {
   /// input through the edge rules, ghost columns included.
   void load_input_rows(index_t q, int t, index_t ya, index_t yb) {
     bool unused = false;
-    const index_t mz = map_coordinate(q, nz_, rules_.ghost[vz], rules_.face[vz][0], rules_.face[vz][1], unused);
+    const index_t mz = map_z(q, unused);
     for (index_t y = ya; y < yb; ++y) load_input_row(mz, y, row(t, q, y));
   }
   void load_input_row(index_t mz, index_t y, T* dst) const {
@@ -144,7 +146,7 @@ class fused_block {
     T c[npts];
     for (int j = 0; j < npts; ++j) c[j] = st_.coeffs[j];
     bool unused = false;
-    const index_t mz = map_coordinate(q, nz_, rules_.ghost[vz], rules_.face[vz][0], rules_.face[vz][1], unused);
+    const index_t mz = map_z(q, unused);
     for (index_t y = ya; y < yb; ++y) {
       bool fixed_row = false;
       map_y(y, fixed_row);
