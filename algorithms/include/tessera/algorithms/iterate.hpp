@@ -59,6 +59,27 @@ bool has_dirichlet_face(const std::optional<boundary_conditions<Rank>>& bc) {
                            [](const boundary& f) { return f.kind == boundary_kind::dirichlet; });
 }
 
+/// Fills the ghosts of u or of scratch under bc the first time either is asked for, and
+/// again after forget() (a callback may have written them): for ghosts that hold
+/// constants (Dirichlet faces), which no sweep writes.
+template <class T, int Rank, class Space>
+class fill_once {
+ public:
+  fill_once(const View<T, Rank, Space>& u, const std::optional<boundary_conditions<Rank>>& bc) : u_(u), bc_(bc) {}
+  void operator()(const View<T, Rank, Space>& v) {
+    bool& filled = v.data() == u_.data() ? u_filled_ : scratch_filled_;
+    if (filled) return;
+    fill_ghosts(v, *bc_);
+    filled = true;
+  }
+  void forget() { u_filled_ = scratch_filled_ = false; }
+
+ private:
+  const View<T, Rank, Space>& u_;
+  const std::optional<boundary_conditions<Rank>>& bc_;
+  bool u_filled_ = false, scratch_filled_ = false;
+};
+
 /// `steps` steps of a policy that fuses up to `k` per pass (see the header comment).
 template <class Policy, class S, class T, int Rank, class Space>
 View<T, Rank, Space> iterate_fused(const Policy& policy, const stencil<S, T>& st, const View<T, Rank, Space>& u,
@@ -68,13 +89,7 @@ View<T, Rank, Space> iterate_fused(const Policy& policy, const stencil<S, T>& st
   check_sweep_arguments(st, scratch, u, Policy::name());
   View<T, Rank, Space> cur = u, next = scratch;
   const bool reads_ghosts = has_dirichlet_face(opt.boundary);  // the only ghosts a pass reads
-  bool u_filled = false, scratch_filled = false;
-  auto fill_before_pass = [&](const View<T, Rank, Space>& v) {
-    bool& filled = v.data() == u.data() ? u_filled : scratch_filled;
-    if (!reads_ghosts || filled) return;
-    fill_ghosts(v, *opt.boundary);
-    filled = true;
-  };
+  fill_once<T, Rank, Space> fill_constants(u, opt.boundary);
   const bool calls_back = opt.every > 0 && opt.callback;
   int done = 0;
   while (done < steps) {
@@ -82,7 +97,7 @@ View<T, Rank, Space> iterate_fused(const Policy& policy, const stencil<S, T>& st
     int passes = (segment + k - 1) / k;
     if ((segment - passes) % 2 != 0) ++passes;  // <= segment: k >= 2 leaves room, k = 1 matches
     for (int i = 0; i < passes; ++i) {
-      fill_before_pass(cur);
+      if (reads_ghosts) fill_constants(cur);
       if (cur.size() > 0)  // an empty interior has nothing to write (as apply)
         sweep_steps(policy, st, cur, next, segment / passes + (i < segment % passes ? 1 : 0), opt.boundary);
       std::swap(cur, next);
@@ -91,7 +106,7 @@ View<T, Rank, Space> iterate_fused(const Policy& policy, const stencil<S, T>& st
     if (calls_back && done % opt.every == 0 && done < steps) {
       if (opt.boundary) fill_ghosts(cur, *opt.boundary);
       opt.callback(done, cur);
-      u_filled = scratch_filled = false;  // the callback may have written ghost cells
+      fill_constants.forget();  // the callback may have written ghost cells
     }
   }
   if (opt.boundary) fill_ghosts(cur, *opt.boundary);
@@ -122,15 +137,11 @@ View<T, Rank, Space> iterate(const Policy& policy, const stencil<S, T>& st, cons
   bool constant_ghosts = opt.boundary.has_value();
   if (opt.boundary)
     for (const auto& f : opt.boundary->faces) constant_ghosts = constant_ghosts && f.kind == boundary_kind::dirichlet;
-  bool u_filled = false, scratch_filled = false;  // ghosts hold the constant fill
+  detail::fill_once<T, Rank, Space> fill_constants(u, opt.boundary);
   auto fill = [&](const View<T, Rank, Space>& v) {
     if (!opt.boundary) return;
-    if (constant_ghosts) {
-      bool& filled = v.data() == u.data() ? u_filled : scratch_filled;
-      if (filled) return;
-      filled = true;
-    }
-    fill_ghosts(v, *opt.boundary);
+    if (constant_ghosts) fill_constants(v);
+    else fill_ghosts(v, *opt.boundary);
   };
   for (int k = 1; k <= steps; ++k) {
     fill(cur);
@@ -139,7 +150,7 @@ View<T, Rank, Space> iterate(const Policy& policy, const stencil<S, T>& st, cons
     if (opt.every > 0 && opt.callback && k % opt.every == 0 && k < steps) {
       fill(cur);
       opt.callback(k, cur);
-      u_filled = scratch_filled = false;  // the callback may have written ghost cells
+      fill_constants.forget();  // the callback may have written ghost cells
     }
   }
   fill(cur);
