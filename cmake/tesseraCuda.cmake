@@ -12,7 +12,8 @@ find_package(CUDAToolkit REQUIRED)
 message(STATUS "tessera: CUDA ${CMAKE_CUDA_COMPILER_VERSION}, architectures ${CMAKE_CUDA_ARCHITECTURES}")
 
 # Flags every CUDA translation unit that includes tessera needs (propagated to users):
-# C++20 (by hand, see above) and constexpr host functions callable from device code.
+# C++20 (by hand, see above), constexpr host functions callable from device code, and
+# __host__ __device__ lambdas (point functions written as TESSERA_HD lambdas).
 add_library(tessera_cuda_flags INTERFACE)
 target_compile_options(tessera_cuda_flags INTERFACE
-  $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20 --expt-relaxed-constexpr -Xcudafe=--diag_suppress=esa_on_defaulted_function_ignored>)
+  $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20 --expt-relaxed-constexpr --extended-lambda -Xcudafe=--diag_suppress=esa_on_defaulted_function_ignored>)

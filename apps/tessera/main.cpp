@@ -3,7 +3,7 @@
 //   tessera             demo: a 3D 7-point Laplacian run with every policy in this build
 //                       (CUDA ones when a GPU is present), each validated against Kokkos
 //   tessera list        policies and shapes in this build, and the GPU if any
-//   tessera run ...     a problem (heat3d, poisson2d, wave2d); run --help
+//   tessera run ...     a problem (heat3d, poisson2d, wave2d, seismic3d); run --help
 //   tessera validate    every built-in shape with one policy against Kokkos
 //   tessera --help
 //
@@ -33,7 +33,7 @@ namespace {
 constexpr const char* usage =
     "usage: tessera [demo] [--size N] [--policy NAME]\n"
     "       tessera list\n"
-    "       tessera run --problem heat3d|poisson2d|wave2d [options]   (tessera run --help)\n"
+    "       tessera run --problem heat3d|poisson2d|wave2d|seismic3d [options]   (tessera run --help)\n"
     "       tessera validate [--policy NAME] [--size N]\n"
     "       tessera bench [ARGS]\n"
     "\n"
@@ -52,8 +52,8 @@ constexpr const char* usage =
     "Exit status: 0 success, 1 a run or validation failed, 2 bad usage.\n";
 
 constexpr const char* run_usage =
-    "usage: tessera run --problem heat3d|poisson2d|wave2d [--size N (64)] [--steps S (100)] [--tol E]\n"
-    "                   [--order 2|4|6|8]\n"
+    "usage: tessera run --problem heat3d|poisson2d|wave2d|seismic3d [--size N (64)] [--steps S (100)] [--tol E]\n"
+    "                   [--order 2|4|6|8] [--model layered|homogeneous] [--snapshots K]\n"
     "                   [--precision float|double] [--policy NAME (automatic)]\n"
     "                   [--boundary dirichlet|periodic|neumann] [--dt DT] [--input FILE.npy|FILE.vti]\n"
     "                   [--output FILE.npy|FILE.vti] [--image FILE.png] [--validate]\n"
@@ -67,6 +67,13 @@ constexpr const char* run_usage =
     "  in double, 1e-5 in float, raised where rounding cannot reach it; --steps caps the\n"
     "  iterations); reports the error against the exact solution.\n"
     "  wave2d: u_tt = Laplacian(u), leapfrog, a Gaussian pulse at rest.\n"
+    "  seismic3d: acoustic waves u_tt = c^2 Laplacian(u) + source, 8th order in space, a Ricker\n"
+    "  wavelet at the centre, absorbing sponge layers on every face, through a --model (layered:\n"
+    "  c = 1 over c = 2, default; homogeneous: c = 1); one point-function sweep of five fields a\n"
+    "  step; --steps defaults to the wavefront reaching 0.25 from the source; --snapshots K writes\n"
+    "  K numbered PNG sections (--image) and .vti fields (--output) during the run; --validate\n"
+    "  compares with kokkos:mdrange and, for the homogeneous model, with the analytic solution\n"
+    "  s(t - r/c) / (4 pi c^2 r). Policies: host ones, cuda:naive, automatic.\n"
     "  Output and image paths are checked before the run; a --size whose views do not fit\n"
     "  the machine's memory (or the GPU's) is refused before anything is allocated.\n";
 
@@ -364,6 +371,17 @@ int validate(int argc, char** argv, int first) {
 /// fields, the fields in the policy's space, and with --validate the reference run's.
 ts::app::memory_need run_need(const ts::app::run_options& o, int n, bool gpu) {
   const bool single = o.precision == "float";
+  if (o.problem == "seismic3d") {
+    // six fields in the policy's space (three time levels with ghost 4, counted with it,
+    // and three models); on the host the model's three, the result, a snapshot, and the
+    // validation's six and result
+    auto b = [&](int count) {
+      return single ? ts::app::views_bytes<float, 3>(count, n, 4) : ts::app::views_bytes<double, 3>(count, n, 4);
+    };
+    const auto h = b(5 + (o.validate ? 7 : 0) + (gpu ? 0 : 6)), d = b(gpu ? 6 : 0);
+    if (!h || !d) return {};
+    return {*h, *d};
+  }
   const bool is3d = o.problem == "heat3d";
   const int g = is3d ? o.order / 2 : 1;
   auto bytes = [&](int count) {
@@ -382,7 +400,8 @@ ts::app::memory_need run_need(const ts::app::run_options& o, int n, bool gpu) {
 int run_command(int argc, char** argv, int first) {
   static const std::vector<std::string> with_value = {"--problem", "--size", "--steps", "--order", "--precision",
                                                       "--policy", "--boundary", "--dt", "--input", "--output",
-                                                      "--image", "--tol"};
+                                                      "--image", "--tol", "--model", "--snapshots"};
+  bool model_given = false;
   std::vector<argument> args;
   if (auto e = split_arguments(argc, argv, first, with_value, args); !e.empty()) return usage_error(e, run_usage);
   ts::app::run_options o;
@@ -394,8 +413,8 @@ int run_command(int argc, char** argv, int first) {
     } else if (a.option == "--validate") {
       o.validate = true;
     } else if (a.option == "--problem") {
-      if (s != "heat3d" && s != "poisson2d" && s != "wave2d")
-        return usage_error("unknown problem '" + s + "' (heat3d, poisson2d, wave2d)", run_usage);
+      if (s != "heat3d" && s != "poisson2d" && s != "wave2d" && s != "seismic3d")
+        return usage_error("unknown problem '" + s + "' (heat3d, poisson2d, wave2d, seismic3d)", run_usage);
       o.problem = s;
     } else if (a.option == "--size") {
       if (auto e = parse_size(s, o.size); !e.empty()) return usage_error(e, run_usage);
@@ -434,12 +453,29 @@ int run_command(int argc, char** argv, int first) {
       if (!parse_real(s, t) || !(t > 0) || !(t < 1))
         return usage_error("--tol wants a number in (0, 1), got '" + s + "'", run_usage);
       o.tol = t;
+    } else if (a.option == "--model") {
+      if (s != "layered" && s != "homogeneous")
+        return usage_error("--model wants layered or homogeneous, got '" + s + "'", run_usage);
+      o.model = s;
+      model_given = true;
+    } else if (a.option == "--snapshots") {
+      if (!parse_int(s, 0, 10000, o.snapshots))
+        return usage_error("--snapshots wants an integer from 0 to 10000, got '" + s + "'", run_usage);
     } else {
       return usage_error("unknown argument '" + a.option + "'", run_usage);
     }
   }
+  if ((model_given || o.snapshots > 0) && o.problem != "seismic3d")
+    return usage_error("--model and --snapshots apply to seismic3d", run_usage);
+  if (o.problem == "seismic3d" && o.boundary != "dirichlet")
+    return usage_error("seismic3d absorbs waves in sponge layers; --boundary does not apply to it", run_usage);
+  if (o.problem == "seismic3d")
+    if (auto why = ts::app::point_function_refusal(o.policy); !why.empty()) return usage_error(why, run_usage);
+  if (o.problem == "seismic3d" && o.size < 16)
+    return usage_error("seismic3d needs --size 16 or more (sponge layers of 4 points on every face)", run_usage);
   if (o.problem != "heat3d" && o.order != 2)
-    return usage_error(o.problem + " uses the 2nd-order Laplacian; --order applies to heat3d", run_usage);
+    return usage_error(o.problem + (o.problem == "seismic3d" ? " uses the 8th-order Laplacian" : " uses the 2nd-order Laplacian") +
+                           "; --order applies to heat3d", run_usage);
   if (o.problem == "poisson2d" && o.boundary != "dirichlet")
     return usage_error("poisson2d solves with Dirichlet boundaries (periodic/Neumann Poisson problems are singular)", run_usage);
   if (o.tol && o.problem != "poisson2d") return usage_error("--tol applies to poisson2d", run_usage);
@@ -468,6 +504,7 @@ int run_command(int argc, char** argv, int first) {
     int status;
     if (o.problem == "poisson2d") status = single ? ts::app::run_poisson2d<float>(o) : ts::app::run_poisson2d<double>(o);
     else if (o.problem == "wave2d") status = single ? ts::app::run_wave2d<float>(o) : ts::app::run_wave2d<double>(o);
+    else if (o.problem == "seismic3d") status = single ? ts::app::run_seismic3d<float>(o) : ts::app::run_seismic3d<double>(o);
     else status = single ? ts::app::run_heat3d<float>(o) : ts::app::run_heat3d<double>(o);
     return finish(status);
   } catch (const std::exception& e) {

@@ -21,6 +21,8 @@ struct run_options {
   std::optional<double> dt;  // default: 0.9 x the stability limit
   std::string input, output, image;
   bool validate = false;
+  std::string model = "layered";  // seismic3d: layered | homogeneous
+  int snapshots = 0;              // seismic3d: snapshots written during the run
 };
 
 /// Each returns the process exit code: 0 ok, 1 a failed run or validation. Defined for
@@ -31,6 +33,8 @@ template <class T>
 int run_poisson2d(const run_options& o);
 template <class T>
 int run_wave2d(const run_options& o);
+template <class T>
+int run_seismic3d(const run_options& o);
 
 /// `tessera validate`: prints one row per built-in shape in precision T swept by the
 /// policy named `policy` (which must exist and be able to run here) and by Kokkos, on

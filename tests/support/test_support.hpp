@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the test suites: random fills, NaN poisoning with ghost sentinels,
 // awkward extents, and iteration over a view's points (interior or with ghosts).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -99,6 +100,19 @@ std::string message_of(F&& f) {
     return e.what();
   }
   return "(no exception)";
+}
+
+/// Largest |a - b| / max(1, |b|) over the interior of two host views; a NaN anywhere
+/// (in either) gives infinity.
+template <class T, int Rank>
+double max_relative_error(const View<T, Rank, HostSpace>& a, const View<T, Rank, HostSpace>& b) {
+  double worst = 0;
+  for_each_point<Rank>(a.extents(), 0, [&](auto... i) {
+    const double x = a(i...), y = b(i...);
+    const double e = std::abs(x - y) / std::max(1.0, std::abs(y));
+    worst = std::isnan(e) ? INFINITY : std::max(worst, e);
+  });
+  return worst;
 }
 
 /// Relative tolerance between two correct sweeps of the same input.

@@ -2,11 +2,14 @@
 // tessera::automatic: the portable policy. It picks the backend from the views' memory
 // space — CUDA views run cuda::automatic, host views host::parallel — so code written
 // against it runs unchanged on either.
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <utility>
 
 #include "tessera/core/boundary.hpp"
+#include "tessera/core/fields.hpp"
+#include "tessera/core/point_function.hpp"
 #include "tessera/core/policy.hpp"
 #include "tessera/host/automatic.hpp"
 
@@ -25,6 +28,14 @@ template <class S, class T, int Rank, class Space, class... Extra>
 void sweep(const automatic&, const stencil<S, T>& st, const View<T, Rank, Space>& in,
            const View<T, Rank, Space>& out, Extra&&... extra) {
   sweep_automatically(Space{}, st, in, out, std::forward<Extra>(extra)...);
+}
+
+/// Point functions: the views' memory space's sweep_automatically (host::parallel on the
+/// host, cuda::automatic on CUDA views).
+template <point_function_type F, class T, int Rank, class Space, std::size_t NI, std::size_t NO>
+void sweep(const automatic&, const F& fn, const input_fields<T, Rank, Space, NI>& in,
+           const output_fields<T, Rank, Space, NO>& out) {
+  sweep_automatically(Space{}, fn, in, out);
 }
 
 /// Fused time steps (iterate): the views' memory space's, where it has them

@@ -9,6 +9,7 @@
 #include "tessera/cuda/elementwise.hpp"
 #include "tessera/cuda/memory_space.hpp"
 #include "tessera/cuda/plan.hpp"
+#include "tessera/cuda/point_function_sweep.hpp"
 #include "tessera/cuda/policy.hpp"
 #include "tessera/cuda/reduce.hpp"
 #include "tessera/cuda/runtime.hpp"

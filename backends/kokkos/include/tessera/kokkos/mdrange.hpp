@@ -139,6 +139,31 @@ void for_each_host(const array<index_t, Rank>& lo, const array<index_t, Rank>& h
   }
 }
 
+/// Runs f over the interior [0, n) with Kokkos::MDRangePolicy (rank 1 as rows [0, 1) x
+/// columns [0, n)), with the policy's tiles where it gives any, then fences.
+template <int Rank, class F>
+void parallel_for_interior(const char* label, const mdrange& p, const extents<Rank>& n, const F& f) {
+  constexpr int SR = staged_rank<Rank>;
+  using policy_t = Kokkos::MDRangePolicy<Kokkos::Rank<SR, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
+  typename policy_t::point_type begin{}, end{};
+  typename policy_t::tile_type tile{};
+  bool tiled = false;
+  const int lead = SR - Rank;  // the extra leading axis of a rank-1 grid
+  if (lead) end[0] = 1, tile[0] = 1;
+  for (int d = 0; d < Rank; ++d) {
+    end[lead + d] = n[d];
+    tile[lead + d] = p.tile[d];
+    tiled = tiled || p.tile[d] > 0;
+  }
+  if (tiled) {
+    for (int d = 0; d < SR; ++d) tile[d] = tile[d] > 0 ? tile[d] : 1;
+    Kokkos::parallel_for(label, policy_t(begin, end, tile), f);
+  } else {
+    Kokkos::parallel_for(label, policy_t(begin, end), f);
+  }
+  Kokkos::fence();
+}
+
 }  // namespace detail
 
 template <class S, class T, int Rank, class Space>
@@ -170,25 +195,7 @@ void sweep(const mdrange& p, const stencil<S, T>& st, const View<T, Rank, Space>
     for (int d = 0; d < 3; ++d) f.off[k][d] = d < Rank ? S::points[k][d] : 0;
     f.c[k] = st.coeffs[k];
   }
-  // Rank 1 runs as rows [0, 1) x columns [0, n).
-  using policy_t = Kokkos::MDRangePolicy<Kokkos::Rank<SR, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
-  typename policy_t::point_type begin{}, end{};
-  typename policy_t::tile_type tile{};
-  bool tiled = false;
-  const int lead = SR - Rank;  // the extra leading axis of a rank-1 grid
-  if (lead) end[0] = 1, tile[0] = 1;
-  for (int d = 0; d < Rank; ++d) {
-    end[lead + d] = n[d];
-    tile[lead + d] = p.tile[d];
-    tiled = tiled || p.tile[d] > 0;
-  }
-  if (tiled) {
-    for (int d = 0; d < SR; ++d) tile[d] = tile[d] > 0 ? tile[d] : 1;
-    Kokkos::parallel_for("tessera::kokkos::mdrange", policy_t(begin, end, tile), f);
-  } else {
-    Kokkos::parallel_for("tessera::kokkos::mdrange", policy_t(begin, end), f);
-  }
-  Kokkos::fence();
+  detail::parallel_for_interior<Rank>("tessera::kokkos::mdrange", p, n, f);
 
   // Copy the interior back; the output's ghosts keep whatever they held.
   auto kout_h = Kokkos::create_mirror_view(kout);

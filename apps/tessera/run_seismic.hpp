@@ -1,0 +1,266 @@
+#pragma once
+// `tessera run --problem seismic3d`: acoustic waves from a point source through a velocity
+// model, the variable-coefficient point function of tessera (core/point_function.hpp).
+//
+//   u_tt + sigma u_t = c(x)^2 Laplacian(u) + s(t) delta(x - x_s)
+//
+// - Unit cube, N^3 points at cell centres (i + 1/2) h, h = 1 / N; 8th-order Laplacian
+//   (25 points), leapfrog in time, dt = 0.9 x the stability limit 2 h / (c_max sqrt(3 * 6.501)).
+// - --model layered (default): c = 1 above z = 0.55 and 2 below, joined smoothly over
+//   ~0.03; --model homogeneous: c = 1 everywhere.
+// - s(t): a Ricker wavelet of peak frequency f0 = c_min / (12 h) (12 points per wavelength
+//   at the peak), delayed by t0 = 1.2 / f0; injected at the grid point nearest
+//   (0.5, 0.5, 0.5) as dt^2 s(t) / h^3.
+// - Absorbing sponge: sigma rises as the square of the depth into a layer of
+//   max(4, N / 10) points on every face, to 3 c_max ln(1000) / (2 w h) (a thousandfold
+//   amplitude loss across the layer and back), so waves leave without reflecting.
+// - One step is one point-function sweep over five fields (u_prev, u, c^2, the sponge's
+//   sigma dt / 2, the source mask) into u_next: variable coefficients and the source
+//   inside the sweep, no separate passes.
+// - --validate: the run is repeated with kokkos:mdrange on the host and compared; with
+//   --model homogeneous the field is also checked against the analytic solution
+//   u(r, t) = s(t - r / c) / (4 pi c^2 r): along the four in-plane axis directions from
+//   the source, for 4h <= r < the sponge, r u must match s(t - r / c) / (4 pi c^2) to 10%
+//   of its peak, and the wavefront's radius c (t - t0) within 1.5 h.
+// - --output (.vti or .npy) and --image (a PNG of the x-z section through the source)
+//   get the final field; --snapshots K also writes K evenly spaced ones during the run,
+//   numbered after those names (wave_0001.png, wave_0001.vti; .vti for a .npy --output).
+// Included by run_seismic_float.cpp and run_seismic_double.cpp only (compiled by nvcc in
+// CUDA builds: the point function's kernels are instantiated there).
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "outputs.hpp"
+#include "policy_names.hpp"
+#include "progress.hpp"
+
+namespace tessera::app {
+
+/// One damped acoustic step with a point source: u_prev, u (reach 4), c^2, the sponge's
+/// s = sigma dt / 2, the source mask w (1 at the source point, 0 elsewhere).
+template <class T>
+struct seismic_step {
+  using reach_type = reach<0, 4, 0, 0, 0>;
+  T dt2_h2 = 0;  // (dt / h)^2
+  T source = 0;  // dt^2 s(t) / h^3 at this step
+  template <class P, class U, class C, class S, class W>
+  TESSERA_HD T operator()(const P& u_prev, const U& u, const C& c2, const S& s, const W& w) const {
+    return (T(2) * u() - (T(1) - s()) * u_prev() + c2() * dt2_h2 * physics::laplacian8<T>(u) + w() * source) /
+           (T(1) + s());
+  }
+};
+
+/// The largest eigenvalue of -h^2 Laplacian8 in 3D: 3 x (205/72 + 2 (8/5 + 1/5 + 8/315 + 1/560)).
+inline constexpr double laplacian8_spectral_radius = 3 * (205.0 / 72 + 2 * (8.0 / 5 + 1.0 / 5 + 8.0 / 315 + 1.0 / 560));
+
+template <class T>
+struct seismic_setup {
+  int n = 0, sponge = 0;
+  double h = 0, dt = 0, limit = 0, f0 = 0, t0 = 0, c_min = 1, c_max = 1;
+  index_t src[3] = {0, 0, 0};  // z, y, x
+  bool homogeneous = false;
+  View<T, 3, HostSpace> c2, s, w;
+
+  double ricker(double t) const {
+    const double a = std::numbers::pi * f0 * (t - t0), a2 = a * a;
+    return (1 - 2 * a2) * std::exp(-a2);
+  }
+};
+
+template <class T>
+seismic_setup<T> make_seismic_setup(const run_options& o) {
+  seismic_setup<T> m;
+  const int n = o.size;
+  m.n = n;
+  m.h = 1.0 / n;
+  m.homogeneous = o.model == "homogeneous";
+  m.sponge = std::max(4, n / 10);
+  const extents<3> e{n, n, n};
+  m.c2 = View<T, 3, HostSpace>("c2", e, 0);
+  m.s = View<T, 3, HostSpace>("sponge", e, 0);
+  m.w = View<T, 3, HostSpace>("source_mask", e, 0);
+  auto speed = [&](double z) { return m.homogeneous ? 1.0 : 1.5 + 0.5 * std::tanh((z - 0.55) / 0.015); };
+  m.c_min = m.homogeneous ? 1.0 : speed(0.0);
+  m.c_max = m.homogeneous ? 1.0 : speed(1.0);
+  m.limit = 2 * m.h / (m.c_max * std::sqrt(laplacian8_spectral_radius));
+  m.dt = o.dt ? *o.dt : 0.9 * m.limit;
+  m.f0 = m.c_min / (12 * m.h);
+  m.t0 = 1.2 / m.f0;
+  const double sigma_max = 3 * m.c_max * std::log(1000.0) / (2 * m.sponge * m.h);
+  for (int a = 0; a < 3; ++a) m.src[a] = n / 2;
+  for (index_t z = 0; z < n; ++z)
+    for (index_t y = 0; y < n; ++y)
+      for (index_t x = 0; x < n; ++x) {
+        const double c = speed((z + 0.5) * m.h);
+        m.c2(z, y, x) = T(c * c);
+        // depth into the sponge, in points: 0 outside it, up to 1 at the outermost point
+        double depth = 0;
+        for (index_t i : {z, y, x}) {
+          const index_t from_edge = std::min<index_t>(i, n - 1 - i);
+          if (from_edge < m.sponge) depth = std::max(depth, double(m.sponge - from_edge) / m.sponge);
+        }
+        m.s(z, y, x) = T(sigma_max * depth * depth * m.dt / 2);
+        m.w(z, y, x) = T(z == m.src[0] && y == m.src[1] && x == m.src[2] ? 1 : 0);
+      }
+  return m;
+}
+
+/// The x-z section through the source, as a width n x height n picture (z down).
+template <class T>
+void write_section_png(const std::string& path, const View<T, 3, HostSpace>& u, index_t y) {
+  const index_t n = u.extents()[0];
+  std::vector<double> v(static_cast<std::size_t>(n * n));
+  for (index_t z = 0; z < n; ++z)
+    for (index_t x = 0; x < n; ++x) v[static_cast<std::size_t>(z * n + x)] = u(z, y, x);
+  io::write_png(path, v, n, n);
+}
+
+/// "wave.vti" + 3 -> "wave_0003.vti"
+inline std::string numbered(const std::string& path, int k) {
+  const auto dot = path.rfind('.');
+  char num[16];
+  std::snprintf(num, sizeof num, "_%04d", k);
+  return path.substr(0, dot) + num + path.substr(dot);
+}
+
+struct analytic_report {
+  double error = 0;        // max |r u - exact r u| / max |exact r u| over the checked radii
+  double front = 0;        // radius of the largest r u along the axes (mean of 4 directions)
+  double front_exact = 0;  // c (t - t0)
+  int points = 0;
+  bool pass = false;
+};
+
+/// The homogeneous field at time t against s(t - r/c) / (4 pi c^2 r) along +-x and +-y.
+template <class T>
+analytic_report check_analytic(const seismic_setup<T>& m, const View<T, 3, HostSpace>& u, double t) {
+  analytic_report r;
+  const double c = 1.0, scale = 1.0 / (4 * std::numbers::pi * c * c);
+  double peak_exact = 0, worst = 0, front_sum = 0;
+  const int dirs[4][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};  // (dy, dx)
+  const index_t reach = std::min<index_t>(m.src[2], m.n - 1 - m.src[2]) - m.sponge;
+  for (const auto& d : dirs) {
+    double best = -1, best_r = 0;
+    for (index_t k = 4; k < reach; ++k) {
+      const double rad = k * m.h;
+      const double got = rad * double(u(m.src[0], m.src[1] + d[0] * k, m.src[2] + d[1] * k));
+      const double exact = scale * m.ricker(t - rad / c);
+      peak_exact = std::max(peak_exact, std::abs(exact));
+      worst = std::max(worst, std::abs(got - exact));
+      if (!std::isfinite(got)) worst = INFINITY;
+      if (got > best) best = got, best_r = rad;
+      ++r.points;
+    }
+    front_sum += best_r;
+  }
+  r.error = worst / std::max(peak_exact, 1e-300);
+  r.front = front_sum / 4;
+  r.front_exact = c * (t - m.t0);
+  r.pass = r.points > 0 && r.error <= 0.10 && std::abs(r.front - r.front_exact) <= 1.5 * m.h;
+  return r;
+}
+
+template <class T>
+int run_seismic3d(const run_options& o) {
+  const auto m = make_seismic_setup<T>(o);
+  if (m.dt > m.limit)
+    throw invalid_argument_error("seismic3d: dt = " + std::to_string(m.dt) + " exceeds the leapfrog stability limit " +
+                                 std::to_string(m.limit) + " (c_max " + std::to_string(m.c_max) + ", h " +
+                                 std::to_string(m.h) + "); use a smaller --dt");
+  // default duration: the wavefront 0.25 from the source (inside the sponge-free region)
+  const int steps = o.steps_given ? o.steps : static_cast<int>(std::ceil((m.t0 + 0.25 / m.c_min) / m.dt));
+  const int n = m.n;
+  const extents<3> e{n, n, n};
+  const int snapshots = o.snapshots;
+  auto run = [&](auto policy, auto tag, View<T, 3, HostSpace>& out, bool show) {
+    using Space = typename decltype(tag)::type;
+    View<T, 3, Space> a("u_prev", e, 4), b("u", e, 4), c("u_next", e, 4), c2("c2", e, 0), s("sponge", e, 0),
+        w("source_mask", e, 0);
+    // at rest: all three time levels zero (ghosts too: the outer boundary is u = 0, behind the sponge)
+    deep_copy(c2, m.c2);
+    deep_copy(s, m.s);
+    deep_copy(w, m.w);
+    seismic_step<T> step{T(m.dt * m.dt / (m.h * m.h)), 0};
+    View<T, 3, HostSpace> snap("u", e, 4);
+    int written = 0;
+    const progress_bar bar(show ? steps : 0);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int k = 0; k < steps; ++k) {
+      // u_next at time (k + 1) dt from u at k dt: the source term of time k dt
+      step.source = T(m.dt * m.dt * m.ricker(k * m.dt) / (m.h * m.h * m.h));
+      apply(policy, step, inputs(a, b, c2, s, w), c);
+      View<T, 3, Space> t = a;
+      a = b, b = c, c = t;
+      if (show && bar.on() && (k + 1) % bar.every() == 0) bar.show(k + 1);
+      if (show && snapshots > 0 && (k + 1) * snapshots / steps > written) {
+        synchronize(Space{});
+        deep_copy(snap, b);
+        ++written;
+        if (!o.image.empty()) write_section_png(numbered(o.image, written), snap, m.src[1]);
+        if (!o.output.empty())
+          io::write_vti(numbered(o.output.substr(0, o.output.size() - 4) + ".vti", written), snap, "pressure",
+                        io::grid_geometry<3>{{m.h, m.h, m.h}, {m.h / 2, m.h / 2, m.h / 2}});
+      }
+    }
+    synchronize(Space{});
+    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    bar.clear();
+    deep_copy(out, b);
+    return sec;
+  };
+
+  View<T, 3, HostSpace> u_h("u", e, 4);
+  double seconds = 0;
+  std::string ran_with;
+  with_policy(o.policy, [&](auto policy, auto tag) {
+    using P = decltype(policy);
+    if constexpr (runs_point_functions<P>()) {  // the others are refused before the run (point_function_refusal)
+      ran_with = std::string(P::name()) + " on " + decltype(tag)::type::name;
+      seconds = run(policy, tag, u_h, true);
+    }
+  });
+  const double t_end = steps * m.dt;
+  std::printf("seismic3d: %s, %dx%dx%d %s, %s model (c %.2g..%.2g), Ricker f0 %.3g at the centre, sponge %d points, "
+              "dt = %.3e (limit %.3e), %d steps to t = %.3f\n",
+              ran_with.c_str(), n, n, n, o.precision.c_str(), m.homogeneous ? "homogeneous" : "layered", m.c_min,
+              m.c_max, m.f0, m.sponge, m.dt, m.limit, steps, t_end);
+  const double rate = double(e.size()) * steps / std::max(seconds, 1e-12);
+  std::printf("  time %.3f s, %.3f GCell-updates/s, %.1f GB/s of fields (5 read + 1 written a point)\n", seconds,
+              rate * 1e-9, rate * 6 * sizeof(T) * 1e-9);
+  const double umax = norm_max(u_h);
+  std::printf("  max |u| %.4g\n", umax);
+  int status = std::isfinite(umax) ? 0 : 1;
+  if (o.validate) {
+    View<T, 3, HostSpace> ref("u_ref", e, 4);
+    run(kokkos::mdrange{}, space_tag<HostSpace>{}, ref, false);
+    status = std::max(status, report_validation(compare(u_h, ref), umax, default_tolerance<T>() * std::max(1, steps)));
+    if (m.homogeneous) {
+      const auto r = check_analytic(m, u_h, t_end);
+      std::printf("  analytic check (point source, homogeneous c = 1: u = s(t - r/c) / (4 pi c^2 r)), %d points on 4 "
+                  "axes: max |r u - exact| %.3f of the peak (limit 0.10), wavefront at r = %.4f vs c (t - t0) = %.4f "
+                  "(limit 1.5 h = %.4f): %s\n",
+                  r.points, r.error, r.front, r.front_exact, 1.5 * m.h, r.pass ? "pass" : "FAIL");
+      status = std::max(status, r.pass ? 0 : 1);
+    }
+  }
+  if (!o.output.empty()) {
+    if (o.output.ends_with(".npy")) io::write_npy(o.output, u_h);
+    else io::write_vti(o.output, u_h, "pressure", io::grid_geometry<3>{{m.h, m.h, m.h}, {m.h / 2, m.h / 2, m.h / 2}});
+    std::printf("  wrote %s\n", o.output.c_str());
+  }
+  if (!o.image.empty()) {
+    write_section_png(o.image, u_h, m.src[1]);
+    std::printf("  wrote %s (x-z section through the source)\n", o.image.c_str());
+  }
+  if (snapshots > 0)
+    std::printf("  wrote %d snapshots%s%s\n", snapshots, o.image.empty() ? "" : (" " + numbered(o.image, 1) + "...").c_str(),
+                o.output.empty() ? "" : (" " + numbered(o.output, 1) + "...").c_str());
+  return status;
+}
+
+}  // namespace tessera::app

@@ -1,0 +1,3 @@
+// seismic3d in double (run_seismic.hpp); compiled by nvcc in CUDA builds.
+#include "run_seismic.hpp"
+template int tessera::app::run_seismic3d<double>(const tessera::app::run_options&);

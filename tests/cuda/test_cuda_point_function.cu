@@ -1,0 +1,101 @@
+// Point functions on CUDA views (cuda/point_function_sweep.hpp), against host::serial on
+// the same inputs (host::serial is checked against the Kokkos reference and direct loops
+// in tests/algorithms/test_point_function.cpp). Compiled by nvcc: the kernels are
+// instantiated here, where apply is called, as in a user's .cu file.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "../support/cuda_support.hpp"
+#include "../support/test_support.hpp"
+
+namespace ts = tessera;
+using namespace ts::test;
+using ts::off;
+
+namespace {
+
+/// fn over host copies of `in` with host::serial, and over device copies with policy P;
+/// the device outputs start poisoned (NaN interior, sentinel ghosts).
+template <class P, class F, class T, int Rank, std::size_t NI, std::size_t NO>
+void check_against_host(const F& fn, const ts::input_fields<T, Rank, ts::HostSpace, NI>& in,
+                        const ts::output_fields<T, Rank, ts::HostSpace, NO>& ref, double tol) {
+  ts::apply(ts::host::serial{}, fn, in, ref);
+  ts::input_fields<T, Rank, ts::CudaSpace, NI> din;
+  for (std::size_t i = 0; i < NI; ++i) din.views[i] = to_device(in[i], in[i].label() + "_d");
+  ts::output_fields<T, Rank, ts::CudaSpace, NO> dout;
+  for (std::size_t j = 0; j < NO; ++j) {
+    ts::View<T, Rank> poisoned("poisoned", ref[j].layout());
+    poison(poisoned);
+    dout.views[j] = to_device(poisoned, ref[j].label() + "_d");
+  }
+  ts::apply(P{}, fn, din, dout);
+  for (std::size_t j = 0; j < NO; ++j) {
+    const auto got = to_host(dout.views[j]);
+    INFO(P::name());
+    INFO(ref[j].label());
+    CHECK(max_relative_error(got, ref[j]) <= tol);
+    CHECK(ghosts_changed(got) == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("cuda point functions: physics kernels agree with host::serial", P, ts::cuda::naive<>,
+                   ts::cuda::automatic, ts::automatic) {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  {  // div(k grad u), two fields, double, awkward extents
+    const ts::extents<3> n{37, 29, 53};
+    ts::View<double, 3> u("u", n, 1), k("k", n, 1), ref("div_k_grad", n, 1);
+    fill_random(u, 1);
+    fill_random(k, 2);
+    check_against_host<P>(ts::physics::div_k_grad<double>{100.0}, ts::inputs(u, k), ts::outputs(ref), 1e-12);
+  }
+  {  // acoustic step, three fields, ghost widths 0 / 4 / 0
+    const ts::extents<3> n{19, 23, 70};
+    ts::View<float, 3> up("u_prev", n, 0), u("u", n, 4), c2("c2", n, 0), ref("acoustic", n, 2);
+    fill_random(up, 3);
+    fill_random(u, 4);
+    fill_random(c2, 5);
+    check_against_host<P>(ts::physics::acoustic_step<float>{0.04f}, ts::inputs(up, u, c2), ts::outputs(ref), 1e-5);
+  }
+  {  // 2D upwind advection
+    const ts::extents<2> n{129, 67};
+    ts::View<double, 2> q("q", n, 1), vy("vy", n, 0), vx("vx", n, 0), ref("advected", n, 1);
+    fill_random(q, 6);
+    fill_random(vy, 7);
+    fill_random(vx, 8);
+    check_against_host<P>(ts::physics::upwind_advection<double>{0.3}, ts::inputs(q, vy, vx), ts::outputs(ref),
+                          1e-13);
+  }
+}
+
+TEST_CASE_TEMPLATE("cuda point functions: lambdas, several outputs, 1D, stencils", P, ts::cuda::naive<>,
+                   ts::cuda::automatic, ts::automatic) {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  {  // a TESSERA_HD lambda with two outputs
+    const ts::extents<2> n{45, 300};
+    ts::View<float, 2> u("u", n, 1), gy("gy", n, 1), gx("gx", n, 0);
+    fill_random(u, 9);
+    const auto gradient = ts::pointwise(ts::reach<1>{}, [] TESSERA_HD(ts::field<float, 2, 1> f) {
+      return ts::array<float, 2>{{0.5f * (f(off<1, 0>) - f(off<-1, 0>)), 0.5f * (f(off<0, 1>) - f(off<0, -1>))}};
+    });
+    check_against_host<P>(gradient, ts::inputs(u), ts::outputs(gy, gx), 1e-6);
+  }
+  {  // 1D, reach 2
+    ts::View<double, 1> u("u", ts::extents<1>{1001}, 2), ref("bilaplacian", ts::extents<1>{1001}, 1);
+    fill_random(u, 10);
+    const auto bilap = ts::pointwise(ts::reach<2>{}, [] TESSERA_HD(ts::field<double, 1, 2> f) {
+      return f(off<-2>) - 4 * f(off<-1>) + 6 * f() - 4 * f(off<1>) + f(off<2>);
+    });
+    check_against_host<P>(bilap, ts::inputs(u), ts::outputs(ref), 1e-13);
+  }
+  {  // a constant-coefficient stencil through the point-function path
+    const ts::extents<3> n{17, 33, 65};
+    ts::View<float, 3> u("u", n, 2), ref("star3d2", n, 2);
+    fill_random(u, 11);
+    const auto st = random_stencil<ts::star<3, 2>, float>(12);
+    check_against_host<P>(ts::as_point_function(st), ts::inputs(u), ts::outputs(ref), 1e-5);
+  }
+}
