@@ -2,7 +2,8 @@
 # Sets up a machine and builds tessera into ./build (BUILD_DIR overrides):
 #   1. Online (Debian/Ubuntu): installs the missing Debian packages — cmake, ninja-build,
 #      g++, libtrilinos-kokkos-dev (Kokkos), doctest-dev — with sudo when not root, and
-#      ccache where the package registry can be reached (optional).
+#      Open MPI (libopenmpi-dev openmpi-bin, for tessera::mpi) and ccache where the
+#      package registry can be reached (both optional).
 #      Offline: when the folder TESSERA_DEBS (default ./.debs, filled by
 #      `scripts/offline-debs.sh download` on a connected machine) holds .deb files and
 #      Kokkos or doctest is missing, they are unpacked with dpkg -x into ./.prefix and
@@ -43,6 +44,14 @@ else
     export DEBIAN_FRONTEND=noninteractive
     "${sudo_cmd[@]}" apt-get update -qq
     "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${need[@]}"
+  fi
+  # Open MPI serves the distributed layer (tessera::mpi) and its mpirun tests: installed
+  # when the package registry can be reached; without it they are skipped, visibly.
+  if ! command -v mpicxx >/dev/null || ! command -v mpirun >/dev/null; then
+    sudo_cmd=()
+    [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
+      libopenmpi-dev openmpi-bin >/dev/null 2>&1 || echo "bootstrap: Open MPI not installed (the MPI tests will be skipped)"
   fi
   # ccache only speeds rebuilds up: installed when the package registry can be reached,
   # never required.

@@ -490,6 +490,11 @@ int run_command(int argc, char** argv, int first) {
     std::fprintf(stderr, "tessera run: %s\n", why.c_str());
     return 1;
   }
+#if TESSERA_ENABLE_MPI
+  // Under mpirun with several processes: the distributed run (each process checks its
+  // own block's memory as it allocates it).
+  if (ts::app::launched_by_mpirun()) return finish(ts::app::run_distributed(o));
+#endif
   if (o.input.empty()) {
     const bool gpu = runs_on_gpu(o.policy);
     if (auto e = ts::app::check_memory(o.problem + " (" + o.precision + ")", o.size, gpu,

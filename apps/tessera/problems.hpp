@@ -36,6 +36,11 @@ int run_wave2d(const run_options& o);
 template <class T>
 int run_seismic3d(const run_options& o);
 
+/// Under mpirun (TESSERA_ENABLE_MPI builds): true when the launcher started more than one
+/// process; run_distributed then runs the problem over them (run_heat_mpi.cpp).
+bool launched_by_mpirun();
+int run_distributed(const run_options& o);
+
 /// `tessera validate`: prints one row per built-in shape in precision T swept by the
 /// policy named `policy` (which must exist and be able to run here) and by Kokkos, on
 /// awkward extents or `size` per axis; true when every row passed (validate_all.hpp).

@@ -1,0 +1,132 @@
+#pragma once
+// cartesian_domain<Rank>: a global grid split over the ranks of an MPI communicator as a
+// Cartesian process grid (MPI_Cart_create). The process grid is the user's (dims) or
+// MPI_Dims_create's; each axis is periodic or not. Every rank owns a block: along each
+// axis the first (N mod P) ranks take N / P + 1 points, the others N / P, so sizes that do
+// not divide evenly are served. The rank's block has global offset `offset()` and local
+// extents `local_extents()`; its neighbours along each axis are MPI_Cart_shift's (MPI_PROC_NULL
+// on a global boundary of a non-periodic axis).
+#include <mpi.h>
+
+#include <array>
+#include <memory>
+#include <string>
+
+#include "tessera/core/errors.hpp"
+#include "tessera/core/extents.hpp"
+
+namespace tessera::mpi {
+
+/// A failed MPI call, named, with MPI's message.
+struct mpi_error : backend_error {
+  using backend_error::backend_error;
+};
+
+namespace detail {
+inline void check(int rc, const char* call) {
+  if (rc == MPI_SUCCESS) return;
+  char msg[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(rc, msg, &len);
+  throw mpi_error(std::string("tessera::mpi: ") + call + " failed: " + std::string(msg, static_cast<std::size_t>(len)));
+}
+}  // namespace detail
+
+template <int Rank>
+class cartesian_domain {
+ public:
+  cartesian_domain() = default;
+  /// global: the whole grid's interior extents; periodic: per axis; dims: processes per
+  /// axis (0 lets MPI_Dims_create choose; the product must be the communicator's size).
+  /// Throws invalid_argument_error, naming the axis, when an axis has fewer points than
+  /// processes.
+  cartesian_domain(MPI_Comm comm, const extents<Rank>& global, std::array<bool, Rank> periodic = {},
+                   std::array<int, Rank> dims = {})
+      : global_(global), periodic_(periodic) {
+    int size = 0;
+    detail::check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+    int d[Rank], p[Rank];
+    for (int a = 0; a < Rank; ++a) d[a] = dims[a], p[a] = periodic[a] ? 1 : 0;
+    int product = 1;
+    bool free_axes = false;
+    for (int a = 0; a < Rank; ++a) {
+      if (d[a] < 0) throw invalid_argument_error("tessera::mpi::cartesian_domain: dims must be >= 0 (0: MPI chooses)");
+      free_axes = free_axes || d[a] == 0;
+      product *= d[a] > 0 ? d[a] : 1;
+    }
+    if ((!free_axes && product != size) || (free_axes && size % product != 0))
+      throw invalid_argument_error("tessera::mpi::cartesian_domain: a process grid of " + dims_text(d) +
+                                   " does not fit " + std::to_string(size) + " processes");
+    detail::check(MPI_Dims_create(size, Rank, d), "MPI_Dims_create");
+    MPI_Comm cart = MPI_COMM_NULL;
+    detail::check(MPI_Cart_create(comm, Rank, d, p, /*reorder=*/0, &cart), "MPI_Cart_create");
+    comm_ = std::shared_ptr<MPI_Comm>(new MPI_Comm(cart), [](MPI_Comm* c) {
+      int finalized = 0;
+      MPI_Finalized(&finalized);
+      if (!finalized && *c != MPI_COMM_NULL) MPI_Comm_free(c);
+      delete c;
+    });
+    detail::check(MPI_Comm_rank(cart, &rank_), "MPI_Comm_rank");
+    int c[Rank];
+    detail::check(MPI_Cart_coords(cart, rank_, Rank, c), "MPI_Cart_coords");
+    for (int a = 0; a < Rank; ++a) {
+      dims_[a] = d[a];
+      coords_[a] = c[a];
+      if (global[a] < d[a])
+        throw invalid_argument_error("tessera::mpi::cartesian_domain: axis " + std::to_string(a) + " has " +
+                                     std::to_string(global[a]) + " points for " + std::to_string(d[a]) +
+                                     " processes (global " + global.to_string() + ", process grid " + dims_text(d) +
+                                     "); every process needs at least one point: use fewer processes along it");
+      const index_t base = global[a] / d[a], extra = global[a] % d[a];
+      local_[a] = base + (c[a] < extra ? 1 : 0);
+      offset_[a] = c[a] * base + (c[a] < extra ? c[a] : extra);
+      detail::check(MPI_Cart_shift(cart, a, 1, &low_[a], &high_[a]), "MPI_Cart_shift");
+    }
+  }
+
+  MPI_Comm comm() const { return *comm_; }
+  int rank() const { return rank_; }
+  int size() const {
+    int s = 1;
+    for (int a = 0; a < Rank; ++a) s *= dims_[a];
+    return s;
+  }
+  const extents<Rank>& global_extents() const { return global_; }
+  const extents<Rank>& local_extents() const { return local_; }
+  /// Global coordinates of this rank's interior point (0, ..., 0).
+  const std::array<index_t, Rank>& offset() const { return offset_; }
+  const std::array<int, Rank>& dims() const { return dims_; }
+  const std::array<int, Rank>& coords() const { return coords_; }
+  bool periodic(int axis) const { return periodic_[axis]; }
+  /// The neighbour rank on the low (side 0) or high (side 1) side of axis a, or
+  /// MPI_PROC_NULL where that side is a global boundary of a non-periodic axis.
+  int neighbour(int axis, int side) const { return side == 0 ? low_[axis] : high_[axis]; }
+  /// True when that side of this rank's block is a face of the global grid.
+  bool on_global_boundary(int axis, int side) const {
+    return side == 0 ? coords_[axis] == 0 : coords_[axis] == dims_[axis] - 1;
+  }
+  /// "2x2x1"
+  std::string describe_grid() const {
+    int d[Rank];
+    for (int a = 0; a < Rank; ++a) d[a] = dims_[a];
+    return dims_text(d);
+  }
+
+ private:
+  static std::string dims_text(const int* d) {
+    std::string s;
+    for (int a = 0; a < Rank; ++a) {
+      if (a) s += 'x';
+      s += std::to_string(d[a]);
+    }
+    return s;
+  }
+  extents<Rank> global_{}, local_{};
+  std::array<bool, Rank> periodic_{};
+  std::array<int, Rank> dims_{}, coords_{}, low_{}, high_{};
+  std::array<index_t, Rank> offset_{};
+  std::shared_ptr<MPI_Comm> comm_;
+  int rank_ = 0;
+};
+
+}  // namespace tessera::mpi

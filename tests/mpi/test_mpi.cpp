@@ -1,0 +1,275 @@
+// The distributed layer (tessera::mpi) under mpirun -np 1, 2, 4, 8: every rank runs every
+// case (collective: only CHECKs, never REQUIRE, so no rank leaves a case early). Each
+// case builds the same global random field on every rank, runs the single-process
+// computation on it locally, runs the distributed one, and compares every rank's block
+// (ghosts included where they are defined) with the matching part of the global result:
+// bit for bit where the order of operations is the same. Process grids: every grid of
+// the communicator's size with one, two or three split axes that the grid allows.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+#include <mpi.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <tessera/mpi/mpi.hpp>
+
+#include "../support/test_support.hpp"
+
+namespace ts = tessera;
+namespace tmpi = tessera::mpi;
+using namespace ts::test;
+
+namespace {
+
+int world_size() {
+  int s = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &s);
+  return s;
+}
+
+/// Process grids of the world's size: MPI_Dims_create's, and every split along one axis,
+/// two axes and three where the size allows (np 8: 8x1x1, 1x8x1, 2x4x1, 2x2x2, ...).
+template <int Rank>
+std::vector<std::array<int, Rank>> process_grids() {
+  const int p = world_size();
+  std::vector<std::array<int, Rank>> grids{std::array<int, Rank>{}};  // MPI chooses
+  std::array<int, Rank> d{};
+  auto rec = [&](auto&& self, int axis, int left) -> void {
+    if (axis == Rank) {
+      if (left == 1) grids.push_back(d);
+      return;
+    }
+    for (int f = 1; f <= left; ++f)
+      if (left % f == 0) d[axis] = f, self(self, axis + 1, left / f);
+  };
+  rec(rec, 0, p);
+  return grids;
+}
+
+/// True when some block is thinner than g along an axis (a halo of width g cannot be
+/// copied from one neighbour there; fill_halos refuses such grids on every rank).
+template <int Rank>
+bool thinner_than(const tmpi::cartesian_domain<Rank>& dom, int g) {
+  for (int a = 0; a < Rank; ++a)
+    if (dom.global_extents()[a] / dom.dims()[a] < g) return true;
+  return false;
+}
+
+template <int Rank>
+std::string grid_text(const tmpi::cartesian_domain<Rank>& dom) {
+  return "process grid " + dom.describe_grid() + ", rank " + std::to_string(dom.rank());
+}
+
+/// Number of local points (ghosts included when `halo`) differing from the global view.
+template <class T, int Rank>
+ts::index_t block_mismatches(const tmpi::distributed_view<T, Rank>& u, const ts::View<T, Rank>& global, int halo) {
+  ts::index_t bad = 0;
+  const auto& off = u.domain().offset();
+  for_each_point<Rank>(u.local().extents(), halo, [&](auto... i) {
+    const ts::index_t l[] = {static_cast<ts::index_t>(i)...};
+    std::array<ts::index_t, Rank> gi{};
+    for (int a = 0; a < Rank; ++a) gi[a] = l[a] + off[a];
+    const T want = [&] {
+      if constexpr (Rank == 2) return global(gi[0], gi[1]);
+      else return global(gi[0], gi[1], gi[2]);
+    }();
+    const T got = u.local()(i...);
+    if (!(got == want) && !(got != got && want != want)) ++bad;
+  });
+  return bad;
+}
+
+template <int Rank>
+std::vector<ts::boundary_conditions<Rank>> boundary_cases() {
+  using ts::boundary;
+  std::vector<ts::boundary_conditions<Rank>> v{
+      ts::boundary_conditions<Rank>::uniform(boundary::dirichlet(0.25)),
+      ts::boundary_conditions<Rank>::uniform(boundary::periodic()),
+      ts::boundary_conditions<Rank>::uniform(boundary::neumann())};
+  auto mixed = ts::boundary_conditions<Rank>::uniform(boundary::neumann());
+  mixed.set(0, boundary::periodic(), boundary::periodic()).set(Rank - 1, boundary::dirichlet(-1), boundary::neumann());
+  v.push_back(mixed);
+  return v;
+}
+
+template <int Rank>
+std::array<bool, Rank> periodic_axes(const ts::boundary_conditions<Rank>& bc) {
+  std::array<bool, Rank> p{};
+  for (int a = 0; a < Rank; ++a) p[a] = bc.faces[2 * a].kind == ts::boundary_kind::periodic;
+  return p;
+}
+
+std::string bc_text(const auto& bc) {
+  std::string s;
+  for (const auto& f : bc.faces) s += ts::to_string(f.kind).substr(0, 3) + " ";
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("the blocks of a domain tile the global grid, neighbours agree") {
+  const ts::extents<3> global{37, 29, 53};  // primes: blocks of unequal sizes
+  for (const auto& dims : process_grids<3>()) {
+    const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, global, {true, false, false}, dims);
+    INFO(grid_text(dom));
+    long long mine = dom.local_extents().size(), total = 0;
+    MPI_Allreduce(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, dom.comm());
+    CHECK(total == global.size());
+    for (int a = 0; a < 3; ++a) {
+      // along each axis, blocks differ by at most one point, and the last ends at N
+      const ts::index_t base = global[a] / dom.dims()[a];
+      CHECK(dom.local_extents()[a] >= base);
+      CHECK(dom.local_extents()[a] <= base + 1);
+      if (dom.coords()[a] == dom.dims()[a] - 1) CHECK(dom.offset()[a] + dom.local_extents()[a] == global[a]);
+      CHECK(dom.on_global_boundary(a, 0) == (dom.coords()[a] == 0));
+      if (!dom.periodic(a) && dom.on_global_boundary(a, 0)) CHECK(dom.neighbour(a, 0) == MPI_PROC_NULL);
+      if (dom.periodic(a)) CHECK(dom.neighbour(a, 0) != MPI_PROC_NULL);
+    }
+  }
+}
+
+TEST_CASE("a domain refuses an axis with fewer points than processes, by name") {
+  const int p = world_size();
+  if (p > 1) {
+    const auto msg = message_of<ts::invalid_argument_error>([&] {
+      tmpi::cartesian_domain<2> dom(MPI_COMM_WORLD, ts::extents<2>{p - 1, 40}, {}, {p, 1});
+    });
+    CHECK(msg.find("axis 0 has " + std::to_string(p - 1) + " points for " + std::to_string(p) + " processes") !=
+          std::string::npos);
+  }
+  const auto msg = message_of<ts::invalid_argument_error>(
+      [&] { tmpi::cartesian_domain<2> dom(MPI_COMM_WORLD, ts::extents<2>{40, 40}, {}, {p + 1, 1}); });
+  CHECK(msg.find("does not fit " + std::to_string(p) + " processes") != std::string::npos);
+}
+
+TEST_CASE_TEMPLATE("halos after fill_halos equal fill_ghosts of the undistributed field", T, float, double) {
+  for (int g : {1, 2}) {
+    const ts::extents<3> global{13, 11, 17};
+    ts::View<T, 3> ref("global", global, g);
+    for (const auto& bc : boundary_cases<3>()) {
+      fill_random(ref, 7);
+      ts::fill_ghosts(ref, bc);
+      for (const auto& dims : process_grids<3>()) {
+        const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, global, periodic_axes(bc), dims);
+        tmpi::distributed_view<T, 3> u("u", dom, g);
+        if (thinner_than(dom, g)) continue;
+        poison(u.local());
+        ts::View<T, 3> src("src", global, g);
+        fill_random(src, 7);
+        tmpi::scatter_from(src, u);
+        tmpi::fill_halos(u, bc);
+        INFO(grid_text(dom), ", ghost ", g, ", ", bc_text(bc));
+        CHECK(block_mismatches(u, ref, g) == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("2D fields: halos and gather") {
+  const ts::extents<2> global{23, 31};
+  for (const auto& bc : boundary_cases<2>()) {
+    ts::View<double, 2> ref("global", global, 2);
+    fill_random(ref, 3);
+    ts::fill_ghosts(ref, bc);
+    for (const auto& dims : process_grids<2>()) {
+      const tmpi::cartesian_domain<2> dom(MPI_COMM_WORLD, global, periodic_axes(bc), dims);
+      if (thinner_than(dom, 2)) continue;
+      tmpi::distributed_view<double, 2> u("u", dom, 2);
+      tmpi::scatter_from(ref, u);
+      tmpi::fill_halos(u, bc);
+      INFO(grid_text(dom), ", ", bc_text(bc));
+      CHECK(block_mismatches(u, ref, 2) == 0);
+      const auto all = tmpi::gather(u);
+      if (dom.rank() == 0) {
+        CHECK(all.allocated());
+        ts::index_t bad = 0;
+        for_each_point<2>(global, 0, [&](auto y, auto x) { bad += !(all(y, x) == ref(y, x)); });
+        CHECK(bad == 0);
+      } else {
+        CHECK(!all.allocated());
+      }
+    }
+  }
+}
+
+template <class P, class S, class T>
+void check_iterate(int steps, std::uint64_t seed) {
+  constexpr int g = ts::shape_traits<S>::radius;
+  const ts::extents<3> global{19, 14, 23};
+  const auto st = [&] {
+    auto s = random_stencil<S, T>(seed);
+    T sum = 0;
+    for (auto& c : s.coeffs) c = c < 0 ? -c : c, sum += c;
+    for (auto& c : s.coeffs) c /= sum;  // an averaging step: stays bounded over many steps
+    return s;
+  }();
+  for (const auto& bc : boundary_cases<3>()) {
+    ts::View<T, 3> a("a", global, g), b("b", global, g);
+    fill_random(a, seed + 1);
+    ts::iterate_options<T, 3, ts::HostSpace> opt;
+    opt.boundary = bc;
+    const auto ref = ts::iterate(ts::host::serial{}, st, a, b, steps, opt);
+    for (const auto& dims : process_grids<3>()) {
+      const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, global, periodic_axes(bc), dims);
+      if (thinner_than(dom, g)) continue;
+      tmpi::distributed_view<T, 3> u("u", dom, g), scratch("scratch", u);
+      ts::View<T, 3> init("init", global, g);
+      fill_random(init, seed + 1);
+      tmpi::scatter_from(init, u);
+      const auto r = tmpi::iterate(P{}, st, u, scratch, steps, bc);
+      INFO(P::name(), " ", ts::shape_name<S>(), ", ", grid_text(dom), ", ", bc_text(bc));
+      CHECK(block_mismatches(r, ref, 0) == 0);  // bit for bit
+      const double nm = tmpi::norm_max(r), nl = tmpi::norm_l2(r), dt = tmpi::dot(r, r);
+      CHECK(nm == ts::norm_max(ref));
+      CHECK(std::abs(nl - ts::norm_l2(ref)) <= 1e-12 * ts::norm_l2(ref) + (sizeof(T) == 4 ? 1e-6 : 0) * nl);
+      CHECK(std::abs(dt - ts::dot(ref, ref)) <= (sizeof(T) == 4 ? 1e-5 : 1e-12) * dt);
+    }
+  }
+}
+
+TEST_CASE("distributed iterate equals one process bit for bit: stars, boxes, every boundary kind") {
+  check_iterate<ts::host::serial, ts::star<3, 1>, double>(7, 11);
+  check_iterate<ts::host::parallel, ts::box<3, 1>, float>(5, 12);
+  check_iterate<ts::host::parallel, ts::star<3, 2>, double>(4, 13);
+}
+
+TEST_CASE("fill_halos refuses blocks thinner than the ghost width on every rank") {
+  const int p = world_size();
+  if (p >= 2) {
+    const tmpi::cartesian_domain<2> dom(MPI_COMM_WORLD, ts::extents<2>{2 * p - 1, 9}, {}, {p, 1});
+    tmpi::distributed_view<float, 2> u("thin", dom, 2);  // blocks of 1 or 2 rows, halo 2
+    const auto msg = message_of<ts::invalid_argument_error>([&] { tmpi::fill_halos(u); });
+    CHECK(msg.find("blocks of 1 point(s) along axis 0") != std::string::npos);
+  }
+}
+
+TEST_CASE("distributed iterate refuses mismatched views and bad boundary conditions, by name") {
+  const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, ts::extents<3>{16, 16, 16});
+  tmpi::distributed_view<double, 3> u("u", dom, 1), other("wide", dom, 2);
+  const auto st = random_stencil<ts::star<3, 1>, double>(1);
+  auto msg = message_of<ts::extent_mismatch_error>([&] { tmpi::iterate(ts::host::serial{}, st, u, other, 1); });
+  CHECK(msg.find("'wide'") != std::string::npos);
+  // periodic conditions on a domain whose axes are not periodic
+  msg = message_of<ts::invalid_argument_error>([&] {
+    tmpi::fill_halos(u, ts::boundary_conditions<3>::uniform(ts::boundary::periodic()));
+  });
+  CHECK(msg.find("axis 0 is not periodic in the domain") != std::string::npos);
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  doctest::Context ctx(argc, argv);
+  if (rank != 0) ctx.setOption("minimal", true);  // other ranks report failures only
+  const int mine = ctx.run();
+  int worst = 0;
+  MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (rank == 0 && worst == 0) std::printf("tessera mpi suite: %d processes, every rank passed\n", size);
+  MPI_Finalize();
+  return worst;
+}
