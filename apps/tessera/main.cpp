@@ -56,7 +56,7 @@ constexpr const char* run_usage =
     "                   [--order 2|4|6|8] [--model layered|homogeneous] [--snapshots K]\n"
     "                   [--precision float|double] [--policy NAME (automatic)]\n"
     "                   [--boundary dirichlet|periodic|neumann] [--dt DT] [--input FILE.npy|FILE.vti]\n"
-    "                   [--output FILE.npy|FILE.vti] [--image FILE.png] [--validate]\n"
+    "                   [--output FILE.npy|FILE.vti|FILE.pvti] [--image FILE.png] [--validate]\n"
     "\n"
     "  heat3d: u_t = Laplacian(u) in the unit cube, explicit Euler, a hot Gaussian (or the\n"
     "  --input field, whose shape sets the size); dt defaults to 0.9 x the stability limit\n"
@@ -74,6 +74,8 @@ constexpr const char* run_usage =
     "  K numbered PNG sections (--image) and .vti fields (--output) during the run; --validate\n"
     "  compares with kokkos:mdrange and, for the homogeneous model, with the analytic solution\n"
     "  s(t - r/c) / (4 pi c^2 r). Policies: host ones, cuda:naive, automatic.\n"
+    "  Under mpirun (MPI builds) heat3d runs distributed over the processes; --output .pvti then\n"
+    "  writes one .vti piece per process and an index ParaView opens as one field.\n"
     "  Output and image paths are checked before the run; a --size whose views do not fit\n"
     "  the machine's memory (or the GPU's) is refused before anything is allocated.\n";
 
@@ -442,8 +444,8 @@ int run_command(int argc, char** argv, int first) {
         return usage_error("--input wants a .npy or .vti file name, got '" + s + "'", run_usage);
       o.input = s;
     } else if (a.option == "--output") {
-      if (!s.ends_with(".npy") && !s.ends_with(".vti"))
-        return usage_error("--output wants a .npy or .vti file name, got '" + s + "'", run_usage);
+      if (!s.ends_with(".npy") && !s.ends_with(".vti") && !s.ends_with(".pvti"))
+        return usage_error("--output wants a .npy, .vti or (under mpirun) .pvti file name, got '" + s + "'", run_usage);
       o.output = s;
     } else if (a.option == "--image") {
       if (!s.ends_with(".png")) return usage_error("--image wants a .png file name, got '" + s + "'", run_usage);
@@ -495,6 +497,10 @@ int run_command(int argc, char** argv, int first) {
   // own block's memory as it allocates it).
   if (ts::app::launched_by_mpirun()) return finish(ts::app::run_distributed(o));
 #endif
+  if (o.output.ends_with(".pvti"))
+    return usage_error("--output .pvti (one piece per process) is written by distributed runs: mpirun -np N tessera "
+                       "run --problem heat3d ... (in an MPI build); use .vti or .npy",
+                       run_usage);
   if (o.input.empty()) {
     const bool gpu = runs_on_gpu(o.policy);
     if (auto e = ts::app::check_memory(o.problem + " (" + o.precision + ")", o.size, gpu,

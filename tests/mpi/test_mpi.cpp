@@ -9,7 +9,10 @@
 #include <doctest/doctest.h>
 #include <mpi.h>
 
+#include <unistd.h>
+
 #include <array>
+#include <filesystem>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -257,6 +260,40 @@ TEST_CASE("distributed iterate refuses mismatched views and bad boundary conditi
     tmpi::fill_halos(u, ts::boundary_conditions<3>::uniform(ts::boundary::periodic()));
   });
   CHECK(msg.find("axis 0 is not periodic in the domain") != std::string::npos);
+}
+
+TEST_CASE("a distributed view written as .pvti pieces reads back whole, in ParaView's layout") {
+  // one folder for every rank: rank 0's process id names it
+  int pid = static_cast<int>(::getpid());
+  MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  const auto folder = std::filesystem::temp_directory_path() / ("tessera-mpi-" + std::to_string(pid));
+  std::filesystem::create_directories(folder);
+  MPI_Barrier(MPI_COMM_WORLD);
+  const ts::extents<3> global{9, 12, 10};  // at least 8 points per axis: every grid of up to 8 processes
+  ts::View<double, 3> ref("global", global, 1);
+  fill_random(ref, 21);
+  for (const auto& dims : process_grids<3>()) {
+    const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, global, {}, dims);
+    tmpi::distributed_view<double, 3> u("u", dom, 1), back("back", u);
+    tmpi::scatter_from(ref, u);
+    const std::string index = (folder / ("field_" + dom.describe_grid() + ".pvti")).string();
+    tmpi::write_pvti(index, u, "pressure", ts::io::grid_geometry<3>::cell_centred_unit_box({0.1, 0.1, 0.1}));
+    INFO(grid_text(dom));
+    CHECK(std::filesystem::exists(folder / ("field_" + dom.describe_grid() + "_" + std::to_string(dom.rank()) + ".vti")));
+    tmpi::read_pvti(index, back);
+    CHECK(block_mismatches(back, ref, 0) == 0);
+    if (dom.rank() == 0) {  // the whole file as one process reads it
+      const auto whole = ts::io::read_pvti<double, 3>(index, "whole", 0);
+      CHECK(max_relative_error(whole, ref) == 0);
+    }
+  }
+  // a failure on one rank is an error on every rank
+  const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, global);
+  tmpi::distributed_view<double, 3> u("u", dom, 0);
+  const auto msg = message_of<ts::io::io_error>([&] { tmpi::read_pvti((folder / "none.pvti").string(), u); });
+  CHECK(msg.find("none.pvti") != std::string::npos);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (dom.rank() == 0) std::filesystem::remove_all(folder);
 }
 
 int main(int argc, char** argv) {

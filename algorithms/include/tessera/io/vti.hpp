@@ -21,6 +21,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "tessera/core/array.hpp"
@@ -243,25 +244,28 @@ std::vector<double> vti_reals(const std::string& v, std::size_t n, const char* w
 
 /// Writes the interior of v as VTK ImageData with point-data array `name`, the given
 /// per-axis spacing and origin (full precision), raw appended little-endian data.
+/// `first`: the global index of v's interior point 0 when v is a piece of a larger grid
+/// (a .pvti piece: its extent starts there, the origin stays the whole grid's).
 template <class T, int Rank>
 void write_vti(const std::string& path, const View<T, Rank, HostSpace>& v, const std::string& name,
-               const grid_geometry<Rank>& geometry) {
+               const grid_geometry<Rank>& geometry, const std::type_identity_t<array<index_t, Rank>>& first = {}) {
   tessera::detail::require_allocated(v, "tessera::write_vti('" + path + "')", "view");
   if (name.empty() || name.size() > 64 || name.find_first_of("\"'<>&") != std::string::npos ||
       std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }))
     throw io_error("tessera::write_vti('" + path + "'): array name '" + name +
                    "' must be 1-64 characters without quotes, '<', '>', '&' or control characters");
-  index_t n[3] = {1, 1, 1};  // x, y, z
+  index_t n[3] = {1, 1, 1}, f[3] = {0, 0, 0};  // x, y, z
   double h[3] = {1, 1, 1}, o[3] = {0, 0, 0};
   for (int d = 0; d < Rank; ++d) {
     n[d] = v.extents()[Rank - 1 - d];
+    f[d] = first[Rank - 1 - d];
     h[d] = geometry.spacing[Rank - 1 - d];
     o[d] = geometry.origin[Rank - 1 - d];
   }
   std::string ext, spacing, origin;
   for (int a = 0; a < 3; ++a) {
     const char* sep = a < 2 ? " " : "";
-    ext += "0 " + std::to_string(n[a] - 1) + sep;
+    ext += std::to_string(f[a]) + " " + std::to_string(f[a] + n[a] - 1) + sep;
     spacing += detail::vti_number(h[a]) + sep;
     origin += detail::vti_number(o[a]) + sep;
   }
@@ -298,10 +302,11 @@ void write_vti(const std::string& path, const View<T, Rank, HostSpace>& v, const
 
 /// Reads a .vti file (ImageData, one uncompressed point-data array of T, raw appended)
 /// into a new host view with the given ghost width; `geometry`, when given, receives
-/// the file's spacing and origin. Throws io_error naming the file for anything else.
+/// the file's spacing and origin, `first` the index its extent starts at (0 unless the
+/// file is a piece of a larger grid). Throws io_error naming the file for anything else.
 template <class T, int Rank>
 View<T, Rank, HostSpace> read_vti(const std::string& path, const std::string& label, int ghost,
-                                  grid_geometry<Rank>* geometry = nullptr) {
+                                  grid_geometry<Rank>* geometry = nullptr, array<index_t, Rank>* first = nullptr) {
   input_file in(path, "tessera::read_vti");
   auto fail = [&](const std::string& why) { throw in.error(why); };
   // The XML header is small; 64 KiB holds any that tessera or VTK writes for one array.
@@ -425,6 +430,8 @@ View<T, Rank, HostSpace> read_vti(const std::string& path, const std::string& la
       geometry->spacing[d] = spacing[Rank - 1 - d];
       geometry->origin[d] = origin[Rank - 1 - d];
     }
+  if (first)
+    for (int d = 0; d < Rank; ++d) (*first)[d] = whole[2 * (Rank - 1 - d)];
   return v;
 }
 

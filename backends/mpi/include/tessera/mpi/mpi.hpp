@@ -7,4 +7,5 @@
 #include "tessera/mpi/distributed_view.hpp"
 #include "tessera/mpi/gather.hpp"
 #include "tessera/mpi/halo_exchange.hpp"
+#include "tessera/mpi/io.hpp"
 #include "tessera/mpi/reduce.hpp"
