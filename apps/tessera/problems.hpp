@@ -3,8 +3,11 @@
 // compiled in translation units of its own, one per precision (run_heat_float.cpp, ...),
 // so the command builds on several cores and every policy x order x precision is
 // instantiated once.
+#include <cmath>
 #include <optional>
 #include <string>
+
+#include <tessera/core/config.hpp>
 
 namespace tessera::app {
 
@@ -24,6 +27,14 @@ struct run_options {
   std::string model = "layered";  // seismic3d: layered | homogeneous
   int snapshots = 0;              // seismic3d: snapshots written during the run
 };
+
+/// heat3d's initial field: a hot off-centre Gaussian, at interior point (z, y, x) of the
+/// unit cube with spacing h (point i at (i + 1) h). One definition for the single-process
+/// and the distributed run, so that --validate compares the same problem.
+inline double heat3d_initial(index_t z, index_t y, index_t x, double h) {
+  const double px = (x + 1) * h - 0.4, py = (y + 1) * h - 0.55, pz = (z + 1) * h - 0.5;
+  return std::exp(-(px * px + py * py + pz * pz) / 0.01);
+}
 
 /// Each returns the process exit code: 0 ok, 1 a failed run or validation. Defined for
 /// float and double.

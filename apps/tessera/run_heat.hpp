@@ -31,10 +31,7 @@ int run_heat3d_order(const run_options& o) {
     const double h = 1.0 / (o.size + 1);
     for (index_t z = 0; z < o.size; ++z)
       for (index_t y = 0; y < o.size; ++y)
-        for (index_t x = 0; x < o.size; ++x) {
-          const double px = (x + 1) * h - 0.4, py = (y + 1) * h - 0.55, pz = (z + 1) * h - 0.5;
-          u0(z, y, x) = T(std::exp(-(px * px + py * py + pz * pz) / 0.01));
-        }
+        for (index_t x = 0; x < o.size; ++x) u0(z, y, x) = T(heat3d_initial(z, y, x, h));
   }
   const auto n = u0.extents();
   const array<T, 3> h{T(1.0 / (n[0] + 1)), T(1.0 / (n[1] + 1)), T(1.0 / (n[2] + 1))};

@@ -32,12 +32,6 @@ bool launched_by_mpirun() {
 
 namespace {
 
-template <class T>
-T gaussian(index_t z, index_t y, index_t x, double h) {
-  const double px = (x + 1) * h - 0.4, py = (y + 1) * h - 0.55, pz = (z + 1) * h - 0.5;
-  return T(std::exp(-(px * px + py * py + pz * pz) / 0.01));
-}
-
 template <class T, int Order>
 int run_heat3d_mpi_order(const run_options& o) {
   constexpr int g = Order / 2;
@@ -58,7 +52,7 @@ int run_heat3d_mpi_order(const run_options& o) {
     const auto& e = dom.local_extents();
     for (index_t z = 0; z < e[0]; ++z)
       for (index_t y = 0; y < e[1]; ++y)
-        for (index_t x = 0; x < e[2]; ++x) l(z, y, x) = gaussian<T>(z + off[0], y + off[1], x + off[2], h1);
+        for (index_t x = 0; x < e[2]; ++x) l(z, y, x) = T(heat3d_initial(z + off[0], y + off[1], x + off[2], h1));
   }
   double seconds = 0;
   std::string ran_with;
@@ -103,7 +97,7 @@ int run_heat3d_mpi_order(const run_options& o) {
       View<T, 3, HostSpace> a("u_ref", extents<3>{n, n, n}, g), b("scratch_ref", a.layout());
       for (index_t z = 0; z < n; ++z)
         for (index_t y = 0; y < n; ++y)
-          for (index_t x = 0; x < n; ++x) a(z, y, x) = gaussian<T>(z, y, x, h1);
+          for (index_t x = 0; x < n; ++x) a(z, y, x) = T(heat3d_initial(z, y, x, h1));
       iterate_options<T, 3, HostSpace> opt;
       opt.boundary = bc;
       const auto ref = iterate(kokkos::mdrange{}, step, a, b, o.steps, opt);

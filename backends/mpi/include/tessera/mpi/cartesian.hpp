@@ -11,6 +11,7 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "tessera/core/errors.hpp"
 #include "tessera/core/extents.hpp"
@@ -77,11 +78,19 @@ class cartesian_domain {
                                      std::to_string(global[a]) + " points for " + std::to_string(d[a]) +
                                      " processes (global " + global.to_string() + ", process grid " + dims_text(d) +
                                      "); every process needs at least one point: use fewer processes along it");
-      const index_t base = global[a] / d[a], extra = global[a] % d[a];
-      local_[a] = base + (c[a] < extra ? 1 : 0);
-      offset_[a] = c[a] * base + (c[a] < extra ? c[a] : extra);
+      const auto [first, count] = block_along(global[a], d[a], c[a]);
+      offset_[a] = first;
+      local_[a] = count;
       detail::check(MPI_Cart_shift(cart, a, 1, &low_[a], &high_[a]), "MPI_Cart_shift");
     }
+  }
+
+  /// The block of the process at coordinate c of p along an axis of n points: its first
+  /// point and its count (the first n mod p processes take one point more). Every rank's
+  /// block, this one's and (for gather) the others', comes from here.
+  static std::pair<index_t, index_t> block_along(index_t n, int p, int c) {
+    const index_t base = n / p, extra = n % p;
+    return {c * base + (c < extra ? c : extra), base + (c < extra ? 1 : 0)};
   }
 
   MPI_Comm comm() const { return *comm_; }

@@ -64,14 +64,14 @@ View<T, Rank, HostSpace> gather(const distributed_view<T, Rank, HostSpace>& u, i
   const auto o = out.accessor();
   const auto& n = u.global_extents();
   for (int r = 0; r < size; ++r) {
-    // rank r's block: its coordinates in the process grid, then the same split as the domain's
+    // rank r's block: its coordinates in the process grid, then the domain's split
     int c[Rank];
     tessera::mpi::detail::check(MPI_Cart_coords(dom.comm(), r, Rank, c), "MPI_Cart_coords");
     index_t blo[Rank], bhi[Rank];
     for (int e = 0; e < Rank; ++e) {
-      const index_t base = n[e] / dom.dims()[e], extra = n[e] % dom.dims()[e];
-      blo[e] = c[e] * base + (c[e] < extra ? c[e] : extra);
-      bhi[e] = blo[e] + base + (c[e] < extra ? 1 : 0);
+      const auto [first, count] = cartesian_domain<Rank>::block_along(n[e], dom.dims()[e], c[e]);
+      blo[e] = first;
+      bhi[e] = first + count;
     }
     std::size_t k = static_cast<std::size_t>(displs[r]);
     detail::for_each_in_box(o, blo, bhi, [&](index_t off) { o.origin[off] = all[k++]; });
