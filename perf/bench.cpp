@@ -24,6 +24,7 @@
 
 #include <tessera/tessera.hpp>
 
+#include "point_bench.hpp"
 #include "user_case.hpp"
 #include "variants.hpp"
 
@@ -41,6 +42,7 @@ struct options {
   int host_n = 256;        // cube edge of the CPU section
   bool iterate = false;   // only the iterate section
   bool fused = false;     // only the fused time-stepping section
+  bool point_functions = false;  // only the point-function section (point_bench.cu)
   ts::bench::user_case user;  // --shape/--size/--precision: only this case
   std::string only_policy;    // --policy: only this policy (and naive, the reference)
   bool quick = false;     // only the six cases the targets name (fp32 512^3 stars r1/2/4 and box r1, fp64 7-point, 2D 5-point 8192^2)
@@ -625,6 +627,7 @@ int main(int argc, char** argv) {
     else if (a == "--quick") opt.quick = true;
     else if (a == "--iterate") opt.iterate = true;
     else if (a == "--fused") opt.fused = true;
+    else if (a == "--point-functions") opt.point_functions = true;
     else if ((a == "--shape" || a == "--size" || a == "--precision" || a == "--policy") && i + 1 < argc)
       user_args.emplace_back(a, argv[++i]);
     else if (a == "--no-host") opt.host = false;
@@ -635,7 +638,7 @@ int main(int argc, char** argv) {
     else if (a == "--json" && i + 1 < argc) opt.json = argv[++i];
     else if (a == "--tuning-table" && i + 1 < argc) opt.tuning_table = argv[++i];
     else if (a == "--help" || a == "-h") {
-      std::puts("usage: tessera-bench [--reps N (20)] [--csv FILE] [--json FILE] [--tuning-table FILE] [--variants] [--quick] [--iterate] [--fused] [--smoke]\n"
+      std::puts("usage: tessera-bench [--reps N (20)] [--csv FILE] [--json FILE] [--tuning-table FILE] [--variants] [--quick] [--iterate] [--fused] [--point-functions] [--smoke]\n"
                 "                     [--no-host] [--host-only] [--host-size N (256)]\n"
                 "       tessera-bench --shape star3d:2 --size 384x384x384 [--precision double] [--policy cuda:pipelined] [--fused]\n"
                 "  GPU section: every CUDA policy against cudaMemcpy device-to-device (--quick: the\n"
@@ -645,6 +648,9 @@ int main(int argc, char** argv) {
                 "  fused section (with --quick; --fused: it alone): 100 steps with Dirichlet faces, one sweep\n"
                 "  per step (cuda:automatic) against cuda:temporal-blocking at several steps per pass, in\n"
                 "  GCell-updates/s and as a multiple of the one-sweep floor (copy GB/s / (2 sizeof T)).\n"
+                "  point-function section (--point-functions: it alone; --smoke checks it): tessera::physics\n"
+                "  acoustic_step, div_k_grad (3D) and upwind_advection (2D) on cuda:naive, cuda:pipelined and\n"
+                "  cuda:automatic; ideal bytes = every field read once and the output written once.\n"
                 "  user case (--shape star1d|star2d|star3d:1-4 or box2d|box3d:1-2, --size one extent per axis):\n"
                 "  only that case, every policy or --policy's (naive too: the reference); --fused: its\n"
                 "  fused time stepping instead; --smoke: correctness only.\n"
@@ -718,6 +724,28 @@ int main(int argc, char** argv) {
       if (!opt.json.empty()) write_json(opt.json, rs, copy_gbs, dev);
       std::printf("%s\n", agree ? "all policies agree with naive" : "SOME POLICIES DISAGREE with naive");
       return agree ? 0 : 1;
+    }
+    if (opt.point_functions || opt.smoke) {  // point functions (opt.smoke: checked, with the rest)
+      std::vector<ts::bench::point_row> prs;
+      agree &= ts::bench::run_point_functions(opt.reps, opt.smoke, copy_gbs, prs);
+      for (const auto& r : prs)
+        if (r.note.rfind("MISMATCH", 0) == 0)
+          std::printf("%s %s %s %s: %s\n", r.kernel.c_str(), r.precision.c_str(), r.size.c_str(), r.policy.c_str(),
+                      r.note.c_str());
+      if (opt.point_functions) {
+        if (!opt.smoke) ts::bench::print_point_rows(prs, copy_gbs);
+        if (!opt.csv.empty()) {
+          std::ofstream f(opt.csv);
+          f << "kernel,precision,size,policy,fields,median_ms,min_ms,max_ms,gcells_per_s,effective_gbs,fraction_of_copy,"
+               "copy_gbs,note\n";
+          for (const auto& r : prs)
+            f << r.kernel << ',' << r.precision << ',' << r.size << ',' << r.policy << ',' << r.fields << ','
+              << r.median_ms << ',' << r.min_ms << ',' << r.max_ms << ',' << r.gcells << ',' << r.gbs << ','
+              << r.fraction << ',' << copy_gbs << ",\"" << r.note << "\"\n";
+        }
+        std::printf("%s\n", agree ? "all policies agree with naive" : "SOME POLICIES DISAGREE with naive");
+        return agree ? 0 : 1;
+      }
     }
     if (opt.quick) {  // the six cases the performance targets name
       const ts::extents<3> e{512, 512, 512};

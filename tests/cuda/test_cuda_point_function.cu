@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 #include "../support/cuda_support.hpp"
 #include "../support/test_support.hpp"
@@ -43,7 +44,7 @@ void check_against_host(const F& fn, const ts::input_fields<T, Rank, ts::HostSpa
 }  // namespace
 
 TEST_CASE_TEMPLATE("cuda point functions: physics kernels agree with host::serial", P, ts::cuda::naive<>,
-                   ts::cuda::automatic, ts::automatic) {
+                   ts::cuda::naive<16, 4, 4>, ts::cuda::pipelined<>, ts::cuda::automatic, ts::automatic) {
   TESSERA_REQUIRE_CUDA_DEVICE();
   {  // div(k grad u), two fields, double, awkward extents
     const ts::extents<3> n{37, 29, 53};
@@ -72,7 +73,7 @@ TEST_CASE_TEMPLATE("cuda point functions: physics kernels agree with host::seria
 }
 
 TEST_CASE_TEMPLATE("cuda point functions: lambdas, several outputs, 1D, stencils", P, ts::cuda::naive<>,
-                   ts::cuda::automatic, ts::automatic) {
+                   ts::cuda::pipelined<>, ts::cuda::automatic, ts::automatic) {
   TESSERA_REQUIRE_CUDA_DEVICE();
   {  // a TESSERA_HD lambda with two outputs
     const ts::extents<2> n{45, 300};
@@ -83,7 +84,7 @@ TEST_CASE_TEMPLATE("cuda point functions: lambdas, several outputs, 1D, stencils
     });
     check_against_host<P>(gradient, ts::inputs(u), ts::outputs(gy, gx), 1e-6);
   }
-  {  // 1D, reach 2
+  if constexpr (!std::is_same_v<P, ts::cuda::pipelined<>>) {  // 1D, reach 2 (pipelined marches: 2D and 3D)
     ts::View<double, 1> u("u", ts::extents<1>{1001}, 2), ref("bilaplacian", ts::extents<1>{1001}, 1);
     fill_random(u, 10);
     const auto bilap = ts::pointwise(ts::reach<2>{}, [] TESSERA_HD(ts::field<double, 1, 2> f) {
@@ -97,5 +98,80 @@ TEST_CASE_TEMPLATE("cuda point functions: lambdas, several outputs, 1D, stencils
     fill_random(u, 11);
     const auto st = random_stencil<ts::star<3, 2>, float>(12);
     check_against_host<P>(ts::as_point_function(st), ts::inputs(u), ts::outputs(ref), 1e-5);
+  }
+}
+
+namespace {
+/// Fields of different radii (0, 2, 1) and ghost widths wider than the radii: the
+/// pipelined kernel's copy schedule runs each field's planes at its own lead.
+struct mixed_reach {
+  using reach_type = ts::reach<0, 2, 1>;
+  template <class A, class B, class C>
+  TESSERA_HD float operator()(const A& a, const B& b, const C& c) const {
+    return a() * (b(off<2, 0, 0>) - b(off<-2, 0, 0>) + b(off<0, 2, -2>) - b(off<0, -2, 2>) + 0.5f * b(off<-1, 1, 1>)) +
+           c(off<1, 1, 1>) * c(off<-1, -1, -1>) - c(off<0, -1, 1>) + b();
+  }
+};
+}  // namespace
+
+TEST_CASE_TEMPLATE("cuda point functions: pipelined tiles, chunks and reaches agree with host::serial", P,
+                   ts::cuda::pipelined<>, ts::cuda::pipelined<64, 4, 1, 1>, ts::cuda::pipelined<32, 8, 0, 3, 3>,
+                   ts::cuda::pipelined<0, 0, 0, 0, 1>) {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  for (const auto& n : {ts::extents<3>{13, 21, 45}, ts::extents<3>{5, 3, 7}, ts::extents<3>{70, 17, 33}}) {
+    ts::View<float, 3> a("a", n, 0), b("b", n, 3), c("c", n, 1), ref("mixed", n, 1);
+    fill_random(a, 21);
+    fill_random(b, 22);
+    fill_random(c, 23);
+    INFO(n.to_string());
+    check_against_host<P>(mixed_reach{}, ts::inputs(a, b, c), ts::outputs(ref), 1e-5);
+  }
+  {  // 2D, a field of radius 3 and one of radius 1, width not a multiple of the tile
+    const ts::extents<2> n{301, 517};
+    ts::View<float, 2> u("u", n, 3), v("v", n, 2), ref("r", n, 0);
+    fill_random(u, 24);
+    fill_random(v, 25);
+    const auto fn = ts::pointwise(ts::reach<3, 1>{}, [] TESSERA_HD(ts::field<float, 2, 3> f, ts::field<float, 2, 1> g) {
+      return f(off<3, 0>) - f(off<0, -3>) + 2.0f * f(off<-2, 1>) - g(off<1, -1>) * g(off<-1, 0>) + f();
+    });
+    check_against_host<P>(fn, ts::inputs(u, v), ts::outputs(ref), 1e-5);
+  }
+}
+
+TEST_CASE("cuda point functions: pipelined refuses rows off 16 bytes by name, automatic runs naive") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  const ts::extents<3> n{9, 10, 11};
+  const auto fn = ts::physics::div_k_grad<double>{10.0};
+  ts::View<double, 3> k_h("k", n, 1);
+  fill_random(k_h, 32);
+  const auto k = to_device(k_h, "k_d");
+  for (const int row_alignment : {1, 16}) {  // elements: 8 bytes (refused by pipelined), 128 bytes
+    INFO("row alignment " << row_alignment);
+    ts::View<double, 3> u_h("u", ts::layout<3>(n, 1, row_alignment)), ref("div_k_grad", n, 1);
+    fill_random(u_h, 31);
+    ts::apply(ts::host::serial{}, fn, ts::inputs(u_h, k_h), ts::outputs(ref));
+    const auto u = to_device(u_h, "u_d");
+    ts::View<double, 3> poisoned("out", ref.layout());
+    poison(poisoned);
+    const auto out = to_device(poisoned, "out_d");
+    const bool aligned = row_alignment == 16;
+    const auto why = message_of<ts::unsupported_error>(
+        [&] { ts::apply(ts::cuda::pipelined<>{}, fn, ts::inputs(u, k), ts::outputs(out)); });
+    if (aligned) {
+      CHECK(why == "(no exception)");
+      CHECK(max_relative_error(to_host(out), ref) <= 1e-12);
+      poison(poisoned);
+      ts::deep_copy(out, poisoned);
+    } else {
+      CHECK(why.find("cuda:pipelined") != std::string::npos);
+      CHECK(why.find("u_d") != std::string::npos);
+      CHECK(why.find("cuda::naive") != std::string::npos);
+    }
+    ts::apply(ts::cuda::automatic{}, fn, ts::inputs(u, k), ts::outputs(out));
+    CHECK(ts::cuda::last_launch().plan.strategy == "naive");  // faster than pipelined (perf/RESULTS.md run 13)
+    CHECK(ts::cuda::last_launch().block[0] == 32);
+    const auto got = to_host(out);
+    CHECK(max_relative_error(got, ref) <= 1e-12);
+    CHECK(ghosts_changed(got) == 0);
   }
 }

@@ -4,11 +4,14 @@
 // unit must be compiled by nvcc (a .cu file, or LANGUAGE CUDA), and a lambda needs
 // TESSERA_HD (tessera's CUDA flags turn on --extended-lambda).
 //
-// Lowered today by cuda::naive (one thread per output point, each field's neighbours
-// read from global memory through L1/L2) and cuda::automatic (which picks naive). The
-// other strategies refuse point functions at compile time instead of silently running
-// naive: their shared-memory and register pipelines take constant coefficients
-// (sweep_params' term<K>) and are not yet lowered for fields read through windows.
+// Lowered by cuda::naive (one thread per output point, each field's neighbours read from
+// global memory through L1/L2), cuda::pipelined (2D and 3D: each field read beyond the
+// point staged plane by plane in shared memory by asynchronous copies, the function
+// called on windows into it: cuda/point_function_pipelined.hpp) and cuda::automatic
+// (naive: it measured faster than pipelined on every point function, perf/RESULTS.md run
+// 13). The other strategies refuse point functions at compile time instead of
+// silently running another kernel: their pipelines take constant coefficients
+// (sweep_params' term<K>).
 #include <cstddef>
 #include <string>
 #include <type_traits>
@@ -18,7 +21,10 @@
 #include "tessera/core/fields.hpp"
 #include "tessera/core/point_function.hpp"
 #include "tessera/cuda/memory_space.hpp"
+#include "tessera/cuda/point_function_pipelined.hpp"
+#include "tessera/cuda/point_params.hpp"
 #include "tessera/cuda/policy.hpp"
+#include "tessera/cuda/runtime.hpp"
 #include "tessera/cuda/strategies/naive.hpp"
 
 namespace tessera::cuda {
@@ -28,21 +34,32 @@ template <class P>
 inline constexpr bool runs_point_functions = std::is_same_v<P, automatic>;
 template <int X, int Y, int Z>
 inline constexpr bool runs_point_functions<naive<X, Y, Z>> = true;
+template <int X, int Y, int R, int S, int C>
+inline constexpr bool runs_point_functions<pipelined<X, Y, R, S, C>> = true;
 
-/// Everything a point-function kernel reads, by value: each field's origin (interior
-/// point 0) and strides, the interior extents, the function.
-template <class F, class T, int Rank, std::size_t NI, std::size_t NO>
-struct point_params {
-  F fn;
-  const T* in[NI];
-  window_strides<Rank> in_stride[NI];
-  T* out[NO];
-  window_strides<Rank> out_stride[NO];
-  index_t n[Rank];
+template <class P>
+struct is_pipelined : std::false_type {};
+template <int X, int Y, int R, int S, int C>
+struct is_pipelined<pipelined<X, Y, R, S, C>> : std::true_type {
+  template <class T, int Rank>
+  using point_tile = point_pipelined_tile<T, Rank, X, Y, R, S>;
+  static constexpr int chunk = C;
 };
+
+/// "" when every field pipelined stages (radius > 0) has its rows on 16 bytes; else why not.
+template <class F, class T, int Rank, std::size_t NI>
+std::string point_rows_on_16_bytes(const input_fields<T, Rank, CudaSpace, NI>& in) {
+  std::string why;
+  tessera::detail::static_for<static_cast<int>(NI)>([&](auto i) {
+    if (why.empty() && F::reach_type::radius[decltype(i)::value] > 0)
+      why = rows_on_16_bytes(in[decltype(i)::value], "pipelined copies the rows of every field a point function "
+                                                     "reads beyond the point in 16-byte pieces", "cuda::naive");
+  });
+  return why;
+}
 }  // namespace detail
 
-/// True for the CUDA policies that run point functions (naive, automatic).
+/// True for the CUDA policies that run point functions (naive, pipelined, automatic).
 template <class P>
 inline constexpr bool runs_point_functions_v = detail::runs_point_functions<P>;
 
@@ -76,28 +93,13 @@ __global__ void __launch_bounds__(BlockX * BlockY * BlockZ)
 }
 
 }  // namespace kernels
-#endif
 
-template <class Policy, point_function_type F, class T, int Rank, std::size_t NI, std::size_t NO>
-  requires std::is_base_of_v<device_policy, Policy>
-void sweep(const Policy& policy, const F& fn, const input_fields<T, Rank, CudaSpace, NI>& in,
-           const output_fields<T, Rank, CudaSpace, NO>& out, cudaStream_t stream = nullptr) {
-  static_assert(detail::runs_point_functions<Policy>,
-                "tessera: this CUDA strategy does not run point functions yet (its kernels take constant "
-                "coefficients); use cuda::naive or cuda::automatic for point functions");
-#if !defined(__CUDACC__)
-  static_assert(sizeof(F) == 0,
-                "tessera: a point function on CUDA views runs in a kernel instantiated where apply is called; "
-                "compile this file with nvcc (a .cu file, or set_source_files_properties(... LANGUAGE CUDA))");
-#else
-  using result = decltype(tessera::detail::call_point_function<T, Rank>(
-      fn, std::declval<const T* const (&)[NI]>(), std::declval<const window_strides<Rank> (&)[NI]>(),
-      std::make_index_sequence<NI>{}));
-  static_assert(tessera::detail::result_count<std::remove_cvref_t<result>>::value == static_cast<int>(NO),
-                "tessera::apply: the point function returns a different number of values than the output views "
-                "given (return T for one output, tessera::array<T, M> for outputs(v1, ..., vM))");
-  using tile = typename naive<>::template tile<star<Rank, 1>>;
-  detail::point_params<F, T, Rank, NI, NO> p{fn, {}, {}, {}, {}, {}};
+namespace detail {
+
+template <class F, class T, int Rank, std::size_t NI, std::size_t NO>
+point_params<F, T, Rank, NI, NO> make_point_params(const F& fn, const input_fields<T, Rank, CudaSpace, NI>& in,
+                                                   const output_fields<T, Rank, CudaSpace, NO>& out) {
+  point_params<F, T, Rank, NI, NO> p{fn, {}, {}, {}, {}, {}};
   for (std::size_t i = 0; i < NI; ++i) {
     const auto a = in[i].accessor();
     p.in[i] = a.origin;
@@ -110,24 +112,80 @@ void sweep(const Policy& policy, const F& fn, const input_fields<T, Rank, CudaSp
   }
   const auto& n = in[0].extents();
   for (int d = 0; d < Rank; ++d) p.n[d] = n[d];
+  return p;
+}
+
+/// Naive is the policy's own tile (naive<X, Y, Z>) or naive<>'s.
+template <class Naive, class F, class T, int Rank, std::size_t NI, std::size_t NO>
+void naive_point_launch(const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
+                        const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream) {
+  using tile = typename Naive::template tile<star<Rank, 1>>;
   // block axes: x along the last axis, y and z along the ones before it
   launch_plan plan;
   plan.strategy = "naive";
   plan.block[0] = tile::block_x, plan.block[1] = tile::block_y, plan.block[2] = tile::block_z;
+  const auto& n = in[0].extents();
   const index_t per_axis[3] = {n[Rank - 1], Rank >= 2 ? n[Rank - 2] : 1, Rank >= 3 ? n[0] : 1};
   const index_t limit[3] = {2147483647, 65535, 65535};
   for (int a = 0; a < 3; ++a) {
     const index_t blocks = (per_axis[a] + plan.block[a] - 1) / plan.block[a];
     if (blocks > limit[a])
-      throw unsupported_error("tessera::apply(" + Policy::name() + ", point function): " + in[0].describe() +
-                              " needs " + std::to_string(blocks) + " blocks along one launch axis, beyond CUDA's " +
+      throw unsupported_error("tessera::apply(" + policy + ", point function): " + in[0].describe() + " needs " +
+                              std::to_string(blocks) + " blocks along one launch axis, beyond CUDA's " +
                               std::to_string(limit[a]) + "; split the grid");
     plan.grid[a] = blocks;
   }
-  detail::launch_kernel(
-      &kernels::naive_point_sweep<F, T, Rank, NI, NO, tile::block_x, tile::block_y, tile::block_z>,
-      "naive_point_sweep", policy.name(), "point function", plan,
-      dim3(tile::block_x, tile::block_y, tile::block_z), 0, stream, p);
+  launch_kernel(&kernels::naive_point_sweep<F, T, Rank, NI, NO, tile::block_x, tile::block_y, tile::block_z>,
+                "naive_point_sweep", policy, "point function", plan,
+                dim3(tile::block_x, tile::block_y, tile::block_z), 0, stream, p);
+}
+
+template <class Tile, class F, class T, int Rank, std::size_t NI, std::size_t NO>
+void pipelined_point_launch(const std::string& policy, const launch_plan& plan,
+                            const point_params<F, T, Rank, NI, NO>& p, cudaStream_t stream) {
+  launch_kernel(&kernels::pipelined_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y, Tile::stages,
+                                                point_params<F, T, Rank, NI, NO>>,
+                "pipelined_point_sweep", policy, "point function", plan, dim3(Tile::block_x, Tile::block_y, 1),
+                plan.shared_bytes, stream, p, plan.chunk);
+}
+
+}  // namespace detail
+#endif
+
+template <class Policy, point_function_type F, class T, int Rank, std::size_t NI, std::size_t NO>
+  requires std::is_base_of_v<device_policy, Policy>
+void sweep(const Policy& policy, const F& fn, const input_fields<T, Rank, CudaSpace, NI>& in,
+           const output_fields<T, Rank, CudaSpace, NO>& out, cudaStream_t stream = nullptr) {
+  static_assert(detail::runs_point_functions<Policy>,
+                "tessera: this CUDA strategy does not run point functions yet (its kernels take constant "
+                "coefficients); use cuda::naive, cuda::pipelined or cuda::automatic for point functions");
+#if !defined(__CUDACC__)
+  static_assert(sizeof(F) == 0,
+                "tessera: a point function on CUDA views runs in a kernel instantiated where apply is called; "
+                "compile this file with nvcc (a .cu file, or set_source_files_properties(... LANGUAGE CUDA))");
+#else
+  using result = decltype(tessera::detail::call_point_function<T, Rank>(
+      fn, std::declval<const T* const (&)[NI]>(), std::declval<const window_strides<Rank> (&)[NI]>(),
+      std::make_index_sequence<NI>{}));
+  static_assert(tessera::detail::result_count<std::remove_cvref_t<result>>::value == static_cast<int>(NO),
+                "tessera::apply: the point function returns a different number of values than the output views "
+                "given (return T for one output, tessera::array<T, M> for outputs(v1, ..., vM))");
+  const auto p = detail::make_point_params(fn, in, out);
+  const std::string what = "tessera::apply(" + Policy::name() + ", point function): ";
+  if constexpr (detail::is_pipelined<Policy>::value) {
+    using tile = typename detail::is_pipelined<Policy>::template point_tile<T, Rank>;
+    if (const auto why = detail::point_rows_on_16_bytes<F>(in); !why.empty()) throw unsupported_error(what + why);
+    const auto plan = detail::point_pipelined_plan<F, T, Rank, tile>(in[0].extents(), current_device_limits(),
+                                                                     detail::is_pipelined<Policy>::chunk);
+    if (!plan.ok()) throw unsupported_error(what + plan.reason);
+    detail::pipelined_point_launch<tile>(Policy::name(), plan, p, stream);
+  } else if constexpr (std::is_same_v<Policy, automatic>) {
+    // naive: faster than pipelined for every point function measured (perf/RESULTS.md,
+    // run 13: the fields' neighbours hit in L1, and pipelined's barrier a plane costs more)
+    detail::naive_point_launch<naive<>>(Policy::name(), p, in, stream);
+  } else {
+    detail::naive_point_launch<Policy>(Policy::name(), p, in, stream);
+  }
 #endif
 }
 

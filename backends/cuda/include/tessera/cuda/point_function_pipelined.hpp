@@ -1,0 +1,267 @@
+#pragma once
+// Point functions on cuda::pipelined: z-streaming (2D: y-streaming) of every field the
+// function reads beyond the point, fed by asynchronous copies, the user's function
+// called on windows into shared memory.
+//
+// Why: cuda::naive reads each neighbour through L1/L2, so a 25-point acoustic step moves
+// its u field from L2 to the SM about 25 times a point and runs at about the rate of the
+// naive 25-point stencil (0.46 of copy at 512^3, perf/RESULTS.md run 8). Staging each
+// field's planes once in shared memory, as cuda::pipelined does for stencils, makes every
+// neighbour a shared-memory read, and the copies in flight cost shared memory, not
+// registers.
+//
+// The geometry is pipelined's with one output per thread: a BlockX x BlockY block owns a
+// BlockX x BlockY tile of a plane (2D: BlockX points of a row) and marches `chunk` planes
+// along the slowest axis. Each input field of radius R > 0 has its own ring of planes (its
+// tile with an R-point halo, the x-halo widened to whole 16-byte pieces); fields of radius
+// 0 are read from global memory at the point (they are read once anyway).
+//
+// The windows a point function reads through are an element pointer plus constant
+// strides (core/point_function.hpp), so the 2R + 1 planes one window spans must lie at
+// one stride from each other. A ring does not: plane k sits in slot k mod N. The ring is
+// therefore followed by copies of its first 2R slots ("duplicates"): slot s < 2R is also
+// at s + N, and a window starting at slot b (b < N) finds planes b .. b + 2R at one plane
+// stride. Each thread copies its own 16-byte pieces of a plane into the duplicate once the
+// plane has landed (before the step's barrier): one shared-memory load and store per piece,
+// against the 2R + 1 window reads per point.
+//
+// Per step i (plane m0 + i of the chunk):
+//   1. wait for this thread's copies of the planes step i needs (cp.async.wait_group
+//      Stages - 1), duplicate them where their slot is below 2R, one __syncthreads: every
+//      copy is visible and every thread has finished step i - 1;
+//   2. issue the copies of the planes Stages steps ahead into the slots step i - 1 read
+//      last (one commit group per step for all fields, empty past the chunk's end);
+//   3. call the function at the point with windows on the rings, store the outputs.
+// Pieces outside the field's reach are zero-filled: no global read beyond the ghosts a
+// field's radius asks for, and no uninitialised shared memory is read.
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <utility>
+
+#include "tessera/core/point_function.hpp"
+#include "tessera/cuda/device_limits.hpp"
+#include "tessera/cuda/launch_plan.hpp"
+#include "tessera/cuda/strategies/pipelined.hpp"
+#include "tessera/cuda/strategy.hpp"
+
+namespace tessera::cuda {
+
+namespace detail {
+
+/// pipelined's tile for point functions: one output per thread (RowsPerThread 0 or 1).
+/// Defaults: 32 x 16 threads in 3D (32 x 8 for 8-byte types: a deep ring of doubles leaves
+/// one 512-thread block an SM), 256 threads along x in 2D; 2 planes in flight in 3D, 4
+/// rows in 2D (a row is a small copy).
+template <class T, int Rank, int BlockX, int BlockY, int RowsPerThread, int Stages>
+struct point_pipelined_tile {
+  static_assert(RowsPerThread == 0 || RowsPerThread == 1,
+                "tessera::cuda::pipelined: for point functions each thread computes one point a plane; leave "
+                "RowsPerThread at 0 or 1");
+  static constexpr int block_x = BlockX > 0 ? BlockX : Rank == 3 ? 32 : 256;
+  static constexpr int block_y = Rank == 3 ? (BlockY > 0 ? BlockY : sizeof(T) >= 8 ? 8 : 16) : 1;
+  static constexpr int stages = Stages > 0 ? Stages : Rank == 3 ? 2 : 4;
+};
+
+/// The shared-memory ring of one input field of radius R (host and device constexpr).
+template <class T, int Rank, int R, int BlockX, int BlockY, int Stages>
+struct point_ring {
+  static constexpr bool staged = R > 0;
+  static constexpr int vec = elements_per_16_bytes<T>;
+  static constexpr int pad_x = (R + vec - 1) / vec * vec;  // x-halo in whole 16-byte pieces
+  static constexpr int ring_w = BlockX + 2 * pad_x;
+  static constexpr int ring_h = Rank == 3 ? BlockY + 2 * R : 1;
+  static constexpr int plane = ring_w * ring_h;
+  static constexpr int slots = 2 * R + 1 + Stages;  // the window's planes + the planes in flight
+  static constexpr int stored = staged ? slots + 2 * R : 0;  // + duplicates of slots 0 .. 2R - 1
+  static constexpr std::size_t elements = std::size_t(stored) * plane;
+  static constexpr int pieces_per_row = ring_w / vec, pieces = ring_h * pieces_per_row;
+  static_assert(BlockX % vec == 0, "tessera::cuda::pipelined: the tile width must be a multiple of 16 bytes");
+};
+
+/// The rings of all input fields, one after the other: field I's starts at offset<I>.
+template <class F, class T, int Rank, int BlockX, int BlockY, int Stages>
+struct point_rings {
+  using reach_type = typename F::reach_type;
+  template <int I>
+  using ring = point_ring<T, Rank, reach_type::radius[I], BlockX, BlockY, Stages>;
+  template <int I>
+  static constexpr std::size_t offset() {
+    std::size_t o = 0;
+    tessera::detail::static_for<I>([&](auto j) { o += ring<decltype(j)::value>::elements; });
+    return o;
+  }
+  static constexpr std::size_t elements = offset<reach_type::fields>();
+};
+
+/// pipelined's launch for a point function over extents e; reason set where it cannot run.
+template <class F, class T, int Rank, class Tile>
+launch_plan point_pipelined_plan(const extents<Rank>& e, const device_limits& lim, int planes_per_block) {
+  launch_plan p;
+  p.strategy = "pipelined";
+  if constexpr (Rank == 1) {
+    return refuse_1d_marching(p);
+  } else {
+    using rings = point_rings<F, T, Rank, Tile::block_x, Tile::block_y, Tile::stages>;
+    p.block[0] = Tile::block_x, p.block[1] = Tile::block_y, p.block[2] = 1;
+    p.out_tile[0] = Tile::block_x;
+    if constexpr (Rank == 3) p.out_tile[1] = Tile::block_y;
+    const int m_dim = Rank == 3 ? 2 : 1;
+    long long tiles = 1;
+    for (int a = 0; a < m_dim; ++a) tiles *= ceil_div(virtual_extent(e, 2 - a), p.out_tile[a]);
+    p.shared_bytes = rings::elements * sizeof(T);
+    const auto by_shared =
+        p.shared_bytes == 0 ? 64 : static_cast<int>((lim.shared_per_block_optin + 1024) / (p.shared_bytes + 1024));
+    const int resident = std::max(1, std::min(2048 / p.threads(), by_shared));
+    p.chunk = planes_per_block > 0 ? planes_per_block
+                                   : streaming_chunk(2 * F::reach_type::max, tiles, e[0], resident, lim);
+    p.out_tile[m_dim] = p.chunk;
+    cover(p, e);
+    // in-plane offsets of the copies are 32-bit
+    const long long plane = (Rank == 3 ? e[1] + 2LL * F::reach_type::max : 1) * (e[Rank - 1] + 256LL);
+    if (plane >= (1LL << 31))
+      p.reason = "a plane of " + e.to_string() + " has about " + std::to_string(plane) +
+                 " elements; pipelined indexes a plane with 32-bit offsets: use cuda::naive";
+    check_limits(p, lim);
+    return p;
+  }
+}
+
+}  // namespace detail
+}  // namespace tessera::cuda
+
+#if defined(__CUDACC__)
+namespace tessera::cuda::kernels {
+
+/// The pipelined point-function kernel (see the top of this file). P: point_params.
+/// Launch bounds ask for 1024 resident threads an SM (at most 64 registers a thread): left
+/// alone, ptxas gave div_k_grad's 512-thread blocks 76 registers, one block an SM.
+template <class F, class T, int Rank, std::size_t NI, std::size_t NO, int BlockX, int BlockY, int Stages, class P>
+__global__ void __launch_bounds__(BlockX * BlockY, BlockX * BlockY == 512 ? 2 : 1)
+    pipelined_point_sweep(const P p, const int chunk) {
+  using reach_type = typename F::reach_type;
+  using rings = detail::point_rings<F, T, Rank, BlockX, BlockY, Stages>;
+  constexpr bool has_y = Rank == 3;
+  constexpr int threads = BlockX * BlockY, rmax = reach_type::max, ni = static_cast<int>(NI);
+  extern __shared__ __align__(16) unsigned char tessera_point_shared[];
+  T* shared = reinterpret_cast<T*>(tessera_point_shared);
+
+  const int tx = threadIdx.x, ty = has_y ? threadIdx.y : 0, me = ty * BlockX + tx;
+  const index_t x0 = static_cast<index_t>(blockIdx.x) * BlockX;
+  const index_t y0 = has_y ? static_cast<index_t>(blockIdx.y) * BlockY : 0;
+  const index_t m0 = static_cast<index_t>(has_y ? blockIdx.z : blockIdx.y) * chunk;
+  const int steps = static_cast<int>(min(static_cast<index_t>(chunk), p.n[0] - m0));
+  const index_t nx = p.n[Rank - 1], ny = has_y ? p.n[1] : 1;
+  const index_t gx = x0 + tx, gy = y0 + ty;
+  const bool writes = gx < nx && gy < ny;
+  // offset of row y within a plane of a field with strides s (0 in 2D: a plane is a row)
+  const auto row_offset = [](const window_strides<Rank>& s, index_t y) -> index_t {
+    if constexpr (has_y)
+      return y * s[1];
+    else
+      return 0;
+  };
+
+  // Field I's 16-byte piece q of a plane: ring row q / pieces_per_row, its source offset
+  // in the plane (32-bit: the plan refuses larger planes), whether it holds an element
+  // within the field's reach (else it is zero-filled).
+  auto piece = [&](auto fi, int q, int& dst, int& src, bool& read) {
+    constexpr int I = decltype(fi)::value, R = reach_type::radius[I];
+    using ring = typename rings::template ring<I>;
+    const int row = q / ring::pieces_per_row, col = q % ring::pieces_per_row * ring::vec;
+    const index_t py = has_y ? y0 + row - R : 0, px = x0 + col - ring::pad_x;
+    read = (!has_y || py < ny + R) && px < nx + R && px + ring::vec > -R;
+    src = static_cast<int>(row_offset(p.in_stride[I], py) + px);
+    dst = row * ring::ring_w + col;
+  };
+  // Group t carries, for each field of radius R, its plane rel = t - 2 rmax + 2R of the
+  // chunk (plane m0 - R + rel): the planes step i needs arrive with groups <= i + 2 rmax.
+  const auto issue = [&](int t) {
+    tessera::detail::static_for<ni>([&](auto fi) {
+      constexpr int I = decltype(fi)::value, R = reach_type::radius[I];
+      using ring = typename rings::template ring<I>;
+      if constexpr (R > 0) {
+        const int rel = t - 2 * rmax + 2 * R;
+        if (rel >= 0 && rel < steps + 2 * R) {
+          const T* src = p.in[I] + (m0 - R + rel) * p.in_stride[I][0];
+          T* dst = shared + rings::template offset<I>() + rel % ring::slots * ring::plane;
+#pragma unroll
+          for (int q = me; q < ring::pieces; q += threads) {
+            int d, s;
+            bool read;
+            piece(fi, q, d, s, read);
+            async_copy::copy16(dst + d, read ? src + s : p.in[I], read);
+          }
+        }
+      }
+    });
+    async_copy::commit();
+  };
+  // This thread's pieces of field I's plane rel, copied behind the ring where its slot is
+  // one of the first 2R (called after this thread's copies of it landed).
+  const auto duplicate = [&](auto fi, int rel) {
+    constexpr int I = decltype(fi)::value, R = reach_type::radius[I];
+    using ring = typename rings::template ring<I>;
+    const int slot = rel % ring::slots;
+    if (slot >= 2 * R || rel >= steps + 2 * R) return;
+    T* from = shared + rings::template offset<I>() + slot * ring::plane;
+    T* to = from + ring::slots * ring::plane;
+#pragma unroll
+    for (int q = me; q < ring::pieces; q += threads) {
+      int d, s;
+      bool read;
+      piece(fi, q, d, s, read);
+      *reinterpret_cast<int4*>(to + d) = *reinterpret_cast<const int4*>(from + d);
+    }
+  };
+
+  for (int t = 0; t < 2 * rmax + Stages; ++t) issue(t);
+
+  int first_slot[NI] = {};  // slot of the window's lowest plane (rel = i) per field
+  for (int i = 0; i < steps; ++i) {
+    async_copy::wait_pending<Stages - 1>();
+    tessera::detail::static_for<ni>([&](auto fi) {
+      constexpr int R = reach_type::radius[decltype(fi)::value];
+      if constexpr (R > 0) {
+        if (i == 0)
+          for (int rel = 0; rel < 2 * R; ++rel) duplicate(fi, rel);
+        duplicate(fi, i + 2 * R);
+      }
+    });
+    __syncthreads();
+    issue(i + 2 * rmax + Stages);  // refills the slots step i - 1 read last
+
+    const index_t m = m0 + i;
+    if (writes) {
+      const T* at[NI];
+      window_strides<Rank> stride[NI];
+      tessera::detail::static_for<ni>([&](auto fi) {
+        constexpr int I = decltype(fi)::value, R = reach_type::radius[I];
+        using ring = typename rings::template ring<I>;
+        if constexpr (R > 0) {
+          at[I] = shared + rings::template offset<I>() + (first_slot[I] + R) * ring::plane +
+                  (has_y ? (ty + R) * ring::ring_w : 0) + tx + ring::pad_x;
+          stride[I][0] = ring::plane;
+          if constexpr (has_y) stride[I][1] = ring::ring_w;
+        } else {
+          at[I] = p.in[I] + m * p.in_stride[I][0] + row_offset(p.in_stride[I], gy) + gx;
+          stride[I] = p.in_stride[I];
+        }
+      });
+      const auto r = tessera::detail::call_point_function<T, Rank>(p.fn, at, stride, std::make_index_sequence<NI>{});
+      tessera::detail::static_for<static_cast<int>(NO)>([&](auto j) {
+        const index_t o = m * p.out_stride[j][0] + row_offset(p.out_stride[j], gy) + gx;
+        __stcs(p.out[j] + o, static_cast<T>(tessera::detail::result_at<decltype(j)::value>(r)));
+      });
+    }
+    tessera::detail::static_for<ni>([&](auto fi) {
+      constexpr int I = decltype(fi)::value;
+      using ring = typename rings::template ring<I>;
+      first_slot[I] = first_slot[I] + 1 == ring::slots ? 0 : first_slot[I] + 1;
+    });
+  }
+  async_copy::wait_pending<0>();  // the outstanding groups are empty; none outlives the block
+}
+
+}  // namespace tessera::cuda::kernels
+#endif
