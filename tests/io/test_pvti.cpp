@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <tessera/io/pvti.hpp>
@@ -70,6 +71,40 @@ TEST_CASE("pvti: pieces written and read back as one grid, 2D and 3D, with and w
   CHECK(max_relative_error(d, c) == 0);
   const std::string text = slurp(scratch_path("p2.pvti"));
   CHECK(text.find("<Piece Extent=\"0 12 0 3 0 0\" Source=\"p2_0.vti\"/>") != std::string::npos);
+}
+
+TEST_CASE("pvti: a box of the grid reads only the pieces that meet it") {
+  ts::View<double, 3> a("a", ts::extents<3>{11, 7, 5}, 0);
+  fill_random(a, 3);
+  const auto index = write_pieces("pbox", a, {0, 4, 5, 11}, 1);
+  // every box of a few shapes and places, checked point by point against the grid
+  for (const auto& [first, n] : {std::pair{ts::array<ts::index_t, 3>{{0, 0, 0}}, ts::extents<3>{11, 7, 5}},
+                                 std::pair{ts::array<ts::index_t, 3>{{3, 2, 1}}, ts::extents<3>{5, 4, 3}},
+                                 std::pair{ts::array<ts::index_t, 3>{{4, 0, 0}}, ts::extents<3>{1, 7, 5}},
+                                 std::pair{ts::array<ts::index_t, 3>{{10, 6, 4}}, ts::extents<3>{1, 1, 1}}}) {
+    ts::extents<3> whole;
+    const auto b = io::read_pvti_box<double, 3>(index, "b", 1, io::grid_box<3>{first, n}, &whole);
+    INFO(n.to_string());
+    CHECK(whole == a.extents());
+    CHECK(b.extents() == n);
+    CHECK(b.ghost() == 1);
+    ts::index_t bad = 0;
+    for_each_point<3>(n, 0, [&](auto i, auto j, auto k) {
+      if (!(b(i, j, k) == a(i + first[0], j + first[1], k + first[2]))) ++bad;
+    });
+    CHECK(bad == 0);
+  }
+  // a box inside the first piece never opens the others: remove the last piece's file
+  std::filesystem::remove(scratch_path("pbox_2.vti"));
+  const auto c = io::read_pvti_box<double, 3>(index, "c", 0, io::grid_box<3>{{{0, 0, 0}}, ts::extents<3>{4, 7, 5}});
+  CHECK(c(3, 6, 4) == a(3, 6, 4));
+  CHECK(message_of<io::io_error>([&] { io::read_pvti<double, 3>(index, "d", 0); }).find("pbox_2.vti") !=
+        std::string::npos);
+  // a box outside the grid is refused by name
+  const auto msg = message_of<io::io_error>(
+      [&] { io::read_pvti_box<double, 3>(index, "e", 0, io::grid_box<3>{{{8, 0, 0}}, ts::extents<3>{4, 7, 5}}); });
+  CHECK(msg.find("does not lie inside it") != std::string::npos);
+  CHECK(msg.find("pbox.pvti") != std::string::npos);
 }
 
 TEST_CASE("pvti: hostile indexes are refused by name") {

@@ -11,12 +11,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include <tessera/algorithms/point_functions.hpp>
 #include <tessera/mpi/mpi.hpp>
 
 #include "../support/test_support.hpp"
@@ -260,6 +262,51 @@ TEST_CASE("distributed iterate refuses mismatched views and bad boundary conditi
     tmpi::fill_halos(u, ts::boundary_conditions<3>::uniform(ts::boundary::periodic()));
   });
   CHECK(msg.find("axis 0 is not periodic in the domain") != std::string::npos);
+}
+
+template <class P, class T>
+void check_point_functions(std::uint64_t seed) {
+  const ts::extents<3> global{19, 14, 23};
+  for (const auto& bc : boundary_cases<3>()) {
+    // the single-process sweeps, ghosts filled by the boundary conditions
+    ts::View<T, 3> up("u_prev", global, 0), u("u", global, 4), c2("c2", global, 0), k("k", global, 1);
+    fill_random(up, seed), fill_random(u, seed + 1), fill_random(c2, seed + 2), fill_random(k, seed + 3);
+    ts::fill_ghosts(u, bc), ts::fill_ghosts(k, bc);
+    ts::View<T, 3> wave_ref("wave_ref", global, 0), diff_ref("diff_ref", global, 0);
+    const auto wave = ts::physics::acoustic_step<T>{T(0.04)};
+    const auto diffusion = ts::physics::div_k_grad<T>{T(3)};
+    ts::apply(ts::host::serial{}, wave, ts::inputs(up, u, c2), wave_ref);
+    ts::apply(ts::host::serial{}, diffusion, ts::inputs(u, k), diff_ref);
+    for (const auto& dims : process_grids<3>()) {
+      const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, global, periodic_axes(bc), dims);
+      if (thinner_than(dom, 4)) continue;
+      tmpi::distributed_view<T, 3> dup("u_prev", dom, 0), du("u", dom, 4), dc2("c2", dom, 0), dk("k", dom, 1),
+          wave_out("wave", dom, 0), diff_out("diff", dom, 0);
+      // ghosts hold sentinels, not the neighbours' values: apply must exchange u's and k's
+      for (const auto* v : {&du, &dk}) std::fill(v->local().data(), v->local().data() + v->local().layout().span(), T(7));
+      tmpi::scatter_from(up, dup), tmpi::scatter_from(u, du), tmpi::scatter_from(c2, dc2), tmpi::scatter_from(k, dk);
+      tmpi::apply(P{}, wave, tmpi::inputs(dup, du, dc2), wave_out, bc);
+      tmpi::apply(P{}, diffusion, tmpi::inputs(du, dk), tmpi::outputs(diff_out), bc);
+      INFO(P::name(), ", ", grid_text(dom), ", ", bc_text(bc));
+      CHECK(block_mismatches(wave_out, wave_ref, 0) == 0);  // bit for bit
+      CHECK(block_mismatches(diff_out, diff_ref, 0) == 0);
+    }
+  }
+}
+
+TEST_CASE("point functions on distributed views equal one process bit for bit, every boundary kind") {
+  check_point_functions<ts::host::serial, double>(41);
+  check_point_functions<ts::host::parallel, float>(42);
+}
+
+TEST_CASE("a distributed point function refuses fields of another domain on every rank, by name") {
+  const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, ts::extents<3>{16, 16, 16});
+  const tmpi::cartesian_domain<3> other(MPI_COMM_WORLD, ts::extents<3>{16, 16, 17});
+  tmpi::distributed_view<double, 3> u("u", dom, 1), k("k_elsewhere", other, 1), out("out", dom, 0);
+  const auto msg = message_of<ts::extent_mismatch_error>(
+      [&] { tmpi::apply(ts::host::serial{}, ts::physics::div_k_grad<double>{1.0}, tmpi::inputs(u, k), out); });
+  CHECK(msg.find("'k_elsewhere'") != std::string::npos);
+  CHECK(msg.find("one cartesian_domain") != std::string::npos);
 }
 
 TEST_CASE("a distributed view written as .pvti pieces reads back whole, in ParaView's layout") {

@@ -11,6 +11,9 @@
 // piece (pieces may overlap, as VTK's do by one layer), and the pieces' files at least as
 // large as their extents need, all checked before the whole grid is allocated. Pieces are
 // read by read_vti (with all its checks), their extents compared with the index's.
+// read_pvti_box reads one part of the grid: only the pieces that meet it are opened,
+// and only the part is allocated (what each rank of a distributed run reads).
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -69,9 +72,20 @@ void write_pvti(const std::string& path, const std::string& name, const extents<
   write_atomically(path, [&](std::ofstream& f) { f.write(text.data(), static_cast<std::streamsize>(text.size())); });
 }
 
+/// A box of a grid: the global index of its first point and its extents.
+template <int Rank>
+struct grid_box {
+  array<index_t, Rank> first{};
+  extents<Rank> n;
+};
+
+namespace detail {
+/// read_pvti and read_pvti_box: the box of the index's grid (the whole grid when `box` is
+/// null), checked against the WholeExtent, which goes to *whole when asked.
 template <class T, int Rank>
-View<T, Rank, HostSpace> read_pvti(const std::string& path, const std::string& label, int ghost,
-                                   grid_geometry<Rank>* geometry = nullptr) {
+View<T, Rank, HostSpace> read_pvti_part(const std::string& path, const std::string& label, int ghost,
+                                        const grid_box<Rank>* box, extents<Rank>* whole_extents,
+                                        grid_geometry<Rank>* geometry) {
   namespace fs = std::filesystem;
   input_file in(path, "tessera::read_pvti");
   auto fail = [&](const std::string& why) { throw in.error(why); };
@@ -144,24 +158,44 @@ View<T, Rank, HostSpace> read_pvti(const std::string& path, const std::string& l
   xml.expect("VTKFile", true);
   if (!xml.at_end()) fail("has bytes after </VTKFile>");
   if (pieces.empty()) fail("has no pieces");
-  // Every point covered, and every piece's file large enough for its extent, before the
-  // whole grid is allocated: a small index cannot make tessera allocate a large grid.
-  const auto whole_points = e.checked_size();
-  if (!whole_points) fail("has a WholeExtent whose point count overflows 64 bits");
+  if (!e.checked_size()) fail("has a WholeExtent whose point count overflows 64 bits");
+  // The box read: the whole grid, or the caller's part of it.
+  grid_box<Rank> box_read{{}, e};
+  if (box) {
+    for (int d = 0; d < Rank; ++d)
+      if (box->first[d] < 0 || box->n[d] < 1 || box->first[d] > e[d] - box->n[d])
+        fail("holds a grid of " + e.to_string() + "; the part asked for (" + box->n.to_string() +
+             " points from index " + std::to_string(box->first[d]) + " on axis " + std::to_string(d) +
+             ") does not lie inside it");
+    box_read = *box;
+  }
+  // Only the pieces that meet the box are read.
+  std::erase_if(pieces, [&](const piece& p) {
+    for (int d = 0; d < Rank; ++d)
+      if (p.first[d] + p.count[d] <= box_read.first[d] || p.first[d] >= box_read.first[d] + box_read.n[d]) return true;
+    return false;
+  });
+  // Every point of the box covered, and every piece's file large enough for its extent,
+  // before the box is allocated: a small index cannot make tessera allocate a large grid.
+  const index_t box_points = box_read.n.size();
   index_t covered_points = 0;
   for (const auto& p : pieces) {
-    index_t pts = 1;  // within the WholeExtent's count, which did not overflow
-    for (int d = 0; d < Rank; ++d) pts *= p.count[d];
+    index_t pts = 1, in_box = 1;  // within the WholeExtent's count, which did not overflow
+    for (int d = 0; d < Rank; ++d) {
+      pts *= p.count[d];
+      in_box *= std::min(p.first[d] + p.count[d], box_read.first[d] + box_read.n[d]) - std::max(p.first[d], box_read.first[d]);
+    }
     std::error_code ec;
     const auto size = fs::file_size(p.file, ec);
     if (ec) fail("names a piece '" + p.file.string() + "' that cannot be read (" + ec.message() + ")");
     if (size / sizeof(T) < static_cast<std::uint64_t>(pts))
       fail("names a piece '" + p.file.string() + "' smaller than its Extent's data");
-    covered_points = covered_points > *whole_points - pts ? *whole_points : covered_points + pts;
+    covered_points = covered_points > box_points - in_box ? box_points : covered_points + in_box;
   }
-  if (covered_points < *whole_points) fail("has pieces that cannot cover its WholeExtent " + e.to_string());
-  auto v = in.new_view<T>(label, e, ghost);
-  std::vector<bool> covered(static_cast<std::size_t>(e.size()), false);
+  const std::string part = box ? "the part asked for of its WholeExtent " : "its WholeExtent ";
+  if (covered_points < box_points) fail("has pieces that cannot cover " + part + e.to_string());
+  auto v = in.new_view<T>(label, box_read.n, ghost);
+  std::vector<bool> covered(static_cast<std::size_t>(box_points), false);
   const auto a = v.accessor();
   for (const auto& p : pieces) {
     array<index_t, Rank> first{};
@@ -170,31 +204,53 @@ View<T, Rank, HostSpace> read_pvti(const std::string& path, const std::string& l
       if (first[d] != p.first[d] || part.extents()[d] != p.count[d])
         fail("names a piece '" + p.file.string() + "' whose own extent differs from the index's");
     const auto b = part.accessor();
+    // the piece's points inside the box, in the piece's own indices
     index_t lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
-    for (int d = 0; d < Rank; ++d) hi[3 - Rank + d] = p.count[d];
+    for (int d = 0; d < Rank; ++d) {
+      lo[3 - Rank + d] = std::max<index_t>(0, box_read.first[d] - p.first[d]);
+      hi[3 - Rank + d] = std::min(p.count[d], box_read.first[d] + box_read.n[d] - p.first[d]);
+    }
     for (index_t i = lo[0]; i < hi[0]; ++i)
       for (index_t j = lo[1]; j < hi[1]; ++j)
         for (index_t k = lo[2]; k < hi[2]; ++k) {
           const index_t l[3] = {i, j, k};
           index_t src = 0, dst = 0, flat = 0;
           for (int d = 0; d < Rank; ++d) {
-            const index_t g = p.first[d] + l[3 - Rank + d];
+            const index_t g = p.first[d] + l[3 - Rank + d] - box_read.first[d];  // in the box
             src += l[3 - Rank + d] * b.stride[d];
             dst += g * a.stride[d];
-            flat = flat * e[d] + g;
+            flat = flat * box_read.n[d] + g;
           }
           a.origin[dst] = b.origin[src];
           covered[static_cast<std::size_t>(flat)] = true;
         }
   }
   for (std::size_t i = 0; i < covered.size(); ++i)
-    if (!covered[i]) fail("has pieces that leave point " + std::to_string(i) + " (row-major) of the WholeExtent uncovered");
+    if (!covered[i]) fail("has pieces that leave point " + std::to_string(i) + " (row-major) of " + part + "uncovered");
+  if (whole_extents) *whole_extents = e;
   if (geometry)
     for (int d = 0; d < Rank; ++d) {
       geometry->spacing[d] = spacing[Rank - 1 - d];
       geometry->origin[d] = origin[Rank - 1 - d];
     }
   return v;
+}
+}  // namespace detail
+
+/// The grid of a .pvti index, with `ghost` layers (zero), and its geometry when asked.
+template <class T, int Rank>
+View<T, Rank, HostSpace> read_pvti(const std::string& path, const std::string& label, int ghost,
+                                   grid_geometry<Rank>* geometry = nullptr) {
+  return detail::read_pvti_part<T, Rank>(path, label, ghost, nullptr, nullptr, geometry);
+}
+
+/// Part `box` of the grid of a .pvti index: reads only the pieces that meet the box (a
+/// rank of a distributed run reads its block, not the grid). *whole gets the grid's extents.
+template <class T, int Rank>
+View<T, Rank, HostSpace> read_pvti_box(const std::string& path, const std::string& label, int ghost,
+                                       const grid_box<Rank>& box, extents<Rank>* whole = nullptr,
+                                       grid_geometry<Rank>* geometry = nullptr) {
+  return detail::read_pvti_part<T, Rank>(path, label, ghost, &box, whole, geometry);
 }
 
 }  // namespace tessera::io

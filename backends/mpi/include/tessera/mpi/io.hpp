@@ -3,8 +3,8 @@
 // (<stem>_<rank>.vti beside the index, its extent in global indices, one layer of its high
 // neighbours' points included so that ParaView draws no gap between pieces), rank 0
 // writes the .pvti index; ParaView opens the index as one field. read_pvti: every rank
-// reads the index and the pieces (io::read_pvti, hostile-file checks included) and keeps
-// its block (fine for the sizes one process can hold). For .npy, gather() on rank 0.
+// reads the index and the pieces that meet its block (io::read_pvti_box, hostile-file
+// checks included), never the whole grid. For .npy, gather() on rank 0.
 // Both are collective; an error on any rank is thrown on every rank.
 #include <mpi.h>
 
@@ -88,21 +88,37 @@ void write_pvti(const std::string& path, const distributed_view<T, Rank, HostSpa
   detail::agree(dom, "tessera::mpi::write_pvti('" + path + "')", error);
 }
 
-/// Reads a .pvti into u's interior (every rank reads the whole grid and keeps its block).
+/// Reads a .pvti into u's interior: every rank opens the index and only the pieces that
+/// meet its block (io::read_pvti_box, hostile-file checks included).
 template <class T, int Rank>
 void read_pvti(const std::string& path, const distributed_view<T, Rank, HostSpace>& u) {
   std::string error;
-  View<T, Rank, HostSpace> whole;
+  View<T, Rank, HostSpace> block;
   try {
-    whole = io::read_pvti<T, Rank>(path, u.label() + "_whole", 0);
-    if (!(whole.extents() == u.global_extents()))
-      throw io::io_error("tessera::mpi::read_pvti: '" + path + "' holds a grid of " + whole.extents().to_string() +
+    extents<Rank> whole;
+    io::grid_box<Rank> box{{}, u.domain().local_extents()};
+    for (int d = 0; d < Rank; ++d) box.first[d] = u.domain().offset()[d];
+    block = io::read_pvti_box<T, Rank>(path, u.label() + "_block", 0, box, &whole);
+    if (!(whole == u.global_extents()))
+      throw io::io_error("tessera::mpi::read_pvti: '" + path + "' holds a grid of " + whole.to_string() +
                          ", the domain's is " + u.global_extents().to_string());
   } catch (const std::exception& e) {
     error = e.what();
   }
   detail::agree(u.domain(), "tessera::mpi::read_pvti('" + path + "')", error);
-  scatter_from(whole, u);
+  const auto from = block.accessor();
+  const auto to = u.local().accessor();
+  const auto& n = u.domain().local_extents();
+  const index_t rows = n.size() / n[Rank - 1];
+  for (index_t r = 0; r < rows; ++r) {  // row r of the block: its index on the axes before the last
+    index_t src = 0, dst = 0, rest = r;
+    for (int d = Rank - 2; d >= 0; --d) {
+      const index_t i = rest % n[d];
+      rest /= n[d];
+      src += i * from.stride[d], dst += i * to.stride[d];
+    }
+    for (index_t x = 0; x < n[Rank - 1]; ++x) to.origin[dst + x] = from.origin[src + x];
+  }
 }
 
 }  // namespace tessera::mpi

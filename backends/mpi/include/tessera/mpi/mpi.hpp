@@ -8,4 +8,5 @@
 #include "tessera/mpi/gather.hpp"
 #include "tessera/mpi/halo_exchange.hpp"
 #include "tessera/mpi/io.hpp"
+#include "tessera/mpi/point_function.hpp"
 #include "tessera/mpi/reduce.hpp"
