@@ -20,6 +20,7 @@
 
 #include "outputs.hpp"
 #include "policy_names.hpp"
+#include "problems.hpp"
 
 namespace tessera::app {
 
@@ -138,18 +139,21 @@ int run_distributed(const run_options& o) {
   int status = 1;
   try {
     std::string why;
-    if (o.problem != "heat3d") why = o.problem + " runs on one process; under mpirun, run heat3d";
-    else if (!o.input.empty()) why = "--input is not read by the distributed heat3d yet";
+    if (o.problem != "heat3d" && o.problem != "seismic3d")
+      why = o.problem + " runs on one process; under mpirun, run heat3d or seismic3d";
+    else if (!o.input.empty()) why = "--input is not read by the distributed " + o.problem + " yet";
+    else if (o.snapshots > 0) why = "--snapshots are not written by the distributed seismic3d yet";
     else if (o.policy.starts_with("cuda:"))
-      why = "the distributed heat3d sweeps host views (host:serial, host:parallel, kokkos:mdrange, automatic); " + o.policy +
-            " is not distributed yet";
+      why = "the distributed " + o.problem + " sweeps host views (host:serial, host:parallel, kokkos:mdrange, automatic); " +
+            o.policy + " is not distributed yet";
     if (!why.empty()) {
       if (rank == 0) std::fprintf(stderr, "tessera run: %s\n", why.c_str());
       status = 2;
     } else {
       run_options host = o;  // automatic: the host's choice, host:parallel (device views are not distributed yet)
       if (host.policy == "automatic") host.policy = "host:parallel";
-      status = o.precision == "float" ? run_heat3d_mpi<float>(host) : run_heat3d_mpi<double>(host);
+      if (o.problem == "seismic3d") status = run_seismic3d_mpi(host);
+      else status = o.precision == "float" ? run_heat3d_mpi<float>(host) : run_heat3d_mpi<double>(host);
     }
   } catch (const std::exception& e) {
     std::fflush(stdout);

@@ -27,6 +27,7 @@
 //   numbered after those names (wave_0001.png, wave_0001.vti; .vti for a .npy --output).
 // Included by run_seismic_float.cpp and run_seismic_double.cpp only (compiled by nvcc in
 // CUDA builds: the point function's kernels are instantiated there).
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -61,53 +62,93 @@ inline constexpr double laplacian8_spectral_radius = 3 * (205.0 / 72 + 2 * (8.0 
 template <class T>
 struct seismic_setup {
   int n = 0, sponge = 0;
-  double h = 0, dt = 0, limit = 0, f0 = 0, t0 = 0, c_min = 1, c_max = 1;
+  double h = 0, dt = 0, limit = 0, f0 = 0, t0 = 0, c_min = 1, c_max = 1, sigma_max = 0;
   index_t src[3] = {0, 0, 0};  // z, y, x
   bool homogeneous = false;
-  View<T, 3, HostSpace> c2, s, w;
+  View<T, 3, HostSpace> c2, s, w;  // the whole grid's model (make_seismic_setup with fields)
 
   double ricker(double t) const {
     const double a = std::numbers::pi * f0 * (t - t0), a2 = a * a;
     return (1 - 2 * a2) * std::exp(-a2);
   }
+  /// The wave speed at depth z.
+  double speed(double z) const { return homogeneous ? 1.0 : 1.5 + 0.5 * std::tanh((z - 0.55) / 0.015); }
+
+  /// Fills the model (c^2, the sponge's sigma dt / 2, the source mask) of the block of
+  /// global points first + [0, extents) into c2, s, w: the whole grid, or one rank's block.
+  void fill_model(const View<T, 3, HostSpace>& c2_, const View<T, 3, HostSpace>& s_, const View<T, 3, HostSpace>& w_,
+                  const std::array<index_t, 3>& first) const {
+    const auto& e = c2_.extents();
+    for (index_t lz = 0; lz < e[0]; ++lz)
+      for (index_t ly = 0; ly < e[1]; ++ly)
+        for (index_t lx = 0; lx < e[2]; ++lx) {
+          const index_t z = lz + first[0], y = ly + first[1], x = lx + first[2];
+          const double c = speed((z + 0.5) * h);
+          c2_(lz, ly, lx) = T(c * c);
+          // depth into the sponge, in points: 0 outside it, up to 1 at the outermost point
+          double depth = 0;
+          for (index_t i : {z, y, x}) {
+            const index_t from_edge = std::min<index_t>(i, n - 1 - i);
+            if (from_edge < sponge) depth = std::max(depth, double(sponge - from_edge) / sponge);
+          }
+          s_(lz, ly, lx) = T(sigma_max * depth * depth * dt / 2);
+          w_(lz, ly, lx) = T(z == src[0] && y == src[1] && x == src[2] ? 1 : 0);
+        }
+  }
 };
 
+/// The problem's parameters; with `fields`, the whole grid's model too.
 template <class T>
-seismic_setup<T> make_seismic_setup(const run_options& o) {
+seismic_setup<T> make_seismic_setup(const run_options& o, bool fields = true) {
   seismic_setup<T> m;
   const int n = o.size;
   m.n = n;
   m.h = 1.0 / n;
   m.homogeneous = o.model == "homogeneous";
   m.sponge = std::max(4, n / 10);
-  const extents<3> e{n, n, n};
-  m.c2 = View<T, 3, HostSpace>("c2", e, 0);
-  m.s = View<T, 3, HostSpace>("sponge", e, 0);
-  m.w = View<T, 3, HostSpace>("source_mask", e, 0);
-  auto speed = [&](double z) { return m.homogeneous ? 1.0 : 1.5 + 0.5 * std::tanh((z - 0.55) / 0.015); };
-  m.c_min = m.homogeneous ? 1.0 : speed(0.0);
-  m.c_max = m.homogeneous ? 1.0 : speed(1.0);
+  m.c_min = m.homogeneous ? 1.0 : m.speed(0.0);
+  m.c_max = m.homogeneous ? 1.0 : m.speed(1.0);
   m.limit = 2 * m.h / (m.c_max * std::sqrt(laplacian8_spectral_radius));
   m.dt = o.dt ? *o.dt : 0.9 * m.limit;
   m.f0 = m.c_min / (12 * m.h);
   m.t0 = 1.2 / m.f0;
-  const double sigma_max = 3 * m.c_max * std::log(1000.0) / (2 * m.sponge * m.h);
+  m.sigma_max = 3 * m.c_max * std::log(1000.0) / (2 * m.sponge * m.h);
   for (int a = 0; a < 3; ++a) m.src[a] = n / 2;
-  for (index_t z = 0; z < n; ++z)
-    for (index_t y = 0; y < n; ++y)
-      for (index_t x = 0; x < n; ++x) {
-        const double c = speed((z + 0.5) * m.h);
-        m.c2(z, y, x) = T(c * c);
-        // depth into the sponge, in points: 0 outside it, up to 1 at the outermost point
-        double depth = 0;
-        for (index_t i : {z, y, x}) {
-          const index_t from_edge = std::min<index_t>(i, n - 1 - i);
-          if (from_edge < m.sponge) depth = std::max(depth, double(m.sponge - from_edge) / m.sponge);
-        }
-        m.s(z, y, x) = T(sigma_max * depth * depth * m.dt / 2);
-        m.w(z, y, x) = T(z == m.src[0] && y == m.src[1] && x == m.src[2] ? 1 : 0);
-      }
+  if (fields) {
+    const extents<3> e{n, n, n};
+    m.c2 = View<T, 3, HostSpace>("c2", e, 0);
+    m.s = View<T, 3, HostSpace>("sponge", e, 0);
+    m.w = View<T, 3, HostSpace>("source_mask", e, 0);
+    m.fill_model(m.c2, m.s, m.w, {0, 0, 0});
+  }
   return m;
+}
+
+/// Throws when dt exceeds the leapfrog's stability limit; the number of steps to run.
+template <class T>
+int seismic_steps(const seismic_setup<T>& m, const run_options& o) {
+  if (m.dt > m.limit)
+    throw invalid_argument_error("seismic3d: dt = " + std::to_string(m.dt) + " exceeds the leapfrog stability limit " +
+                                 std::to_string(m.limit) + " (c_max " + std::to_string(m.c_max) + ", h " +
+                                 std::to_string(m.h) + "); use a smaller --dt");
+  // default duration: the wavefront 0.25 from the source (inside the sponge-free region)
+  return o.steps_given ? o.steps : static_cast<int>(std::ceil((m.t0 + 0.25 / m.c_min) / m.dt));
+}
+
+/// The source term of the step from time k dt: dt^2 s(k dt) / h^3.
+template <class T>
+T seismic_source(const seismic_setup<T>& m, int k) {
+  return T(m.dt * m.dt * m.ricker(k * m.dt) / (m.h * m.h * m.h));
+}
+
+/// The analytic check's report line; true when it passed.
+template <class R>
+bool print_analytic(const R& r, double h) {
+  std::printf("  analytic check (point source, homogeneous c = 1: u = s(t - r/c) / (4 pi c^2 r)), %d points on 4 "
+              "axes: max |r u - exact| %.3f of the peak (limit 0.10), wavefront at r = %.4f vs c (t - t0) = %.4f "
+              "(limit 1.5 h = %.4f): %s\n",
+              r.points, r.error, r.front, r.front_exact, 1.5 * h, r.pass ? "pass" : "FAIL");
+  return r.pass;
 }
 
 /// The x-z section through the source, as a width n x height n picture (z down).
@@ -168,12 +209,7 @@ analytic_report check_analytic(const seismic_setup<T>& m, const View<T, 3, HostS
 template <class T>
 int run_seismic3d(const run_options& o) {
   const auto m = make_seismic_setup<T>(o);
-  if (m.dt > m.limit)
-    throw invalid_argument_error("seismic3d: dt = " + std::to_string(m.dt) + " exceeds the leapfrog stability limit " +
-                                 std::to_string(m.limit) + " (c_max " + std::to_string(m.c_max) + ", h " +
-                                 std::to_string(m.h) + "); use a smaller --dt");
-  // default duration: the wavefront 0.25 from the source (inside the sponge-free region)
-  const int steps = o.steps_given ? o.steps : static_cast<int>(std::ceil((m.t0 + 0.25 / m.c_min) / m.dt));
+  const int steps = seismic_steps(m, o);
   const int n = m.n;
   const extents<3> e{n, n, n};
   const int snapshots = o.snapshots;
@@ -192,7 +228,7 @@ int run_seismic3d(const run_options& o) {
     const auto t0 = std::chrono::steady_clock::now();
     for (int k = 0; k < steps; ++k) {
       // u_next at time (k + 1) dt from u at k dt: the source term of time k dt
-      step.source = T(m.dt * m.dt * m.ricker(k * m.dt) / (m.h * m.h * m.h));
+      step.source = seismic_source(m, k);
       apply(policy, step, inputs(a, b, c2, s, w), c);
       View<T, 3, Space> t = a;
       a = b, b = c, c = t;
@@ -240,12 +276,7 @@ int run_seismic3d(const run_options& o) {
     run(kokkos::mdrange{}, space_tag<HostSpace>{}, ref, false);
     status = std::max(status, report_validation(compare(u_h, ref), umax, default_tolerance<T>() * std::max(1, steps)));
     if (m.homogeneous) {
-      const auto r = check_analytic(m, u_h, t_end);
-      std::printf("  analytic check (point source, homogeneous c = 1: u = s(t - r/c) / (4 pi c^2 r)), %d points on 4 "
-                  "axes: max |r u - exact| %.3f of the peak (limit 0.10), wavefront at r = %.4f vs c (t - t0) = %.4f "
-                  "(limit 1.5 h = %.4f): %s\n",
-                  r.points, r.error, r.front, r.front_exact, 1.5 * m.h, r.pass ? "pass" : "FAIL");
-      status = std::max(status, r.pass ? 0 : 1);
+      status = std::max(status, print_analytic(check_analytic(m, u_h, t_end), m.h) ? 0 : 1);
     }
   }
   if (!o.output.empty()) {
