@@ -164,6 +164,38 @@ void parallel_for_interior(const char* label, const mdrange& p, const extents<Ra
   Kokkos::fence();
 }
 
+/// A Kokkos view of kind KV holding v's interior plus a g-wide halo copied from v's
+/// ghosts: the reference's input (for stencils and, one per field, point functions).
+template <class KV, class T, int Rank, class Space>
+KV stage_input(const View<T, Rank, Space>& v, int g) {
+  const auto host = create_mirror_copy(v);
+  const auto a = host.accessor();
+  const auto& n = v.extents();
+  KV k = make_kview<KV>(v.label() + "_kokkos_in", n, g);
+  auto kh = Kokkos::create_mirror_view(k);
+  array<index_t, Rank> lo{}, hi{};
+  for (int d = 0; d < Rank; ++d) {
+    lo[d] = -g;
+    hi[d] = n[d] + g;
+  }
+  for_each_host<Rank>(lo, hi, [&](auto... i) { staged(kh, g, i...) = a(i...); });
+  Kokkos::deep_copy(k, kh);
+  return k;
+}
+
+/// Copies the interior of staged view k (halo g) into v's interior; v's ghosts keep
+/// whatever they held.
+template <class KV, class T, int Rank, class Space>
+void copy_interior_back(const KV& k, int g, const View<T, Rank, Space>& v) {
+  auto kh = Kokkos::create_mirror_view(k);
+  Kokkos::deep_copy(kh, k);
+  auto host = create_mirror_copy(v);
+  const auto b = host.accessor();
+  array<index_t, Rank> zero{};
+  for_each_host<Rank>(zero, v.extents().n, [&](auto... i) { b(i...) = staged(kh, g, i...); });
+  if constexpr (!Space::host_accessible) deep_copy(v, host);
+}
+
 }  // namespace detail
 
 template <class S, class T, int Rank, class Space>
@@ -177,19 +209,8 @@ void sweep(const mdrange& p, const stencil<S, T>& st, const View<T, Rank, Space>
   using KV = typename detail::kview<T, SR>::type;
 
   // Stage the input (interior plus the g-wide halo the shape reads) into Kokkos memory.
-  const auto in_host = create_mirror_copy(in);
-  const auto ia = in_host.accessor();
-  KV kin = detail::make_kview<KV>(in.label() + "_kokkos_in", n, g);
+  const KV kin = detail::stage_input<KV>(in, g);
   KV kout = detail::make_kview<KV>(out.label() + "_kokkos_out", n, g);
-  auto kin_h = Kokkos::create_mirror_view(kin);
-  array<index_t, Rank> lo{}, hi{};
-  for (int d = 0; d < Rank; ++d) {
-    lo[d] = -g;
-    hi[d] = n[d] + g;
-  }
-  detail::for_each_host<Rank>(lo, hi, [&](auto... i) { detail::staged(kin_h, g, i...) = ia(i...); });
-  Kokkos::deep_copy(kin, kin_h);
-
   detail::sweep_functor<T, Rank, N> f{kin, kout, {}, {}, g};
   for (int k = 0; k < N; ++k) {
     for (int d = 0; d < 3; ++d) f.off[k][d] = d < Rank ? S::points[k][d] : 0;
@@ -197,14 +218,7 @@ void sweep(const mdrange& p, const stencil<S, T>& st, const View<T, Rank, Space>
   }
   detail::parallel_for_interior<Rank>("tessera::kokkos::mdrange", p, n, f);
 
-  // Copy the interior back; the output's ghosts keep whatever they held.
-  auto kout_h = Kokkos::create_mirror_view(kout);
-  Kokkos::deep_copy(kout_h, kout);
-  auto out_host = create_mirror_copy(out);
-  const auto ob = out_host.accessor();
-  array<index_t, Rank> zero{};
-  detail::for_each_host<Rank>(zero, n.n, [&](auto... i) { ob(i...) = detail::staged(kout_h, g, i...); });
-  if constexpr (!Space::host_accessible) deep_copy(out, out_host);
+  detail::copy_interior_back(kout, g, out);  // the output's ghosts keep whatever they held
 }
 
 }  // namespace tessera::kokkos

@@ -12,7 +12,6 @@
 #include <cstddef>
 #include <utility>
 
-#include "tessera/core/deep_copy.hpp"
 #include "tessera/core/fields.hpp"
 #include "tessera/core/point_function.hpp"
 #include "tessera/kokkos/mdrange.hpp"
@@ -94,33 +93,14 @@ void sweep(const mdrange& p, const F& fn, const input_fields<T, Rank, Space, NI>
   // Inputs: interior plus the halo the function reads of that field. Outputs: interior
   // only (halo 0), copied back into the tessera views' interiors.
   for (std::size_t i = 0; i < NI; ++i) {
-    const int g = R::radius[i];
-    const auto host = create_mirror(in[i]);
-    deep_copy(host, in[i]);
-    const auto a = host.accessor();
-    KV k = detail::make_kview<KV>(in[i].label() + "_kokkos_in", n, g);
-    auto kh = Kokkos::create_mirror_view(k);
-    array<index_t, Rank> lo{}, hi{};
-    for (int d = 0; d < Rank; ++d) lo[d] = -g, hi[d] = n[d] + g;
-    detail::for_each_host<Rank>(lo, hi, [&](auto... j) { detail::staged(kh, g, j...) = a(j...); });
-    Kokkos::deep_copy(k, kh);
-    f.in[i] = k;
-    f.g_in[i] = g;
+    f.in[i] = detail::stage_input<KV>(in[i], R::radius[i]);
+    f.g_in[i] = R::radius[i];
   }
   for (std::size_t j = 0; j < NO; ++j) f.out[j] = detail::make_kview<KV>(out[j].label() + "_kokkos_out", n, 0);
 
   detail::parallel_for_interior<Rank>("tessera::kokkos::point_function", p, n, f);
 
-  for (std::size_t j = 0; j < NO; ++j) {
-    auto kh = Kokkos::create_mirror_view(f.out[j]);
-    Kokkos::deep_copy(kh, f.out[j]);
-    auto host = create_mirror(out[j]);
-    deep_copy(host, out[j]);  // keep the output's ghosts as they are
-    const auto b = host.accessor();
-    array<index_t, Rank> zero{};
-    detail::for_each_host<Rank>(zero, n.n, [&](auto... i) { b(i...) = detail::staged(kh, 0, i...); });
-    deep_copy(out[j], host);
-  }
+  for (std::size_t j = 0; j < NO; ++j) detail::copy_interior_back(f.out[j], 0, out[j]);
 }
 
 }  // namespace tessera::kokkos
