@@ -57,6 +57,7 @@ constexpr const char* run_usage =
     "                   [--precision float|double] [--policy NAME (automatic)]\n"
     "                   [--boundary dirichlet|periodic|neumann] [--dt DT] [--input FILE.npy|FILE.vti]\n"
     "                   [--output FILE.npy|FILE.vti|FILE.pvti] [--image FILE.png] [--validate]\n"
+    "                   [--transport nccl|cuda-aware-mpi|host-staged]\n"
     "\n"
     "  heat3d: u_t = Laplacian(u) in the unit cube, explicit Euler, a hot Gaussian (or the\n"
     "  --input field, whose shape sets the size); dt defaults to 0.9 x the stability limit\n"
@@ -74,8 +75,10 @@ constexpr const char* run_usage =
     "  K numbered PNG sections (--image) and .vti fields (--output) during the run; --validate\n"
     "  compares with kokkos:mdrange and, for the homogeneous model, with the analytic solution\n"
     "  s(t - r/c) / (4 pi c^2 r). Policies: host ones, cuda:naive, automatic.\n"
-    "  Under mpirun (MPI builds) heat3d runs distributed over the processes; --output .pvti then\n"
-    "  writes one .vti piece per process and an index ParaView opens as one field.\n"
+    "  Under mpirun (MPI builds) heat3d and seismic3d run distributed over the processes; --output\n"
+    "  .pvti then writes one .vti piece per process and an index ParaView opens as one field.\n"
+    "  heat3d with a cuda: policy puts each rank on a GPU of its own; its halos travel by\n"
+    "  --transport (default: nccl where built and each rank has a GPU, else host-staged MPI).\n"
     "  Output and image paths are checked before the run; a --size whose views do not fit\n"
     "  the machine's memory (or the GPU's) is refused before anything is allocated.\n";
 
@@ -402,7 +405,7 @@ ts::app::memory_need run_need(const ts::app::run_options& o, int n, bool gpu) {
 int run_command(int argc, char** argv, int first) {
   static const std::vector<std::string> with_value = {"--problem", "--size", "--steps", "--order", "--precision",
                                                       "--policy", "--boundary", "--dt", "--input", "--output",
-                                                      "--image", "--tol", "--model", "--snapshots"};
+                                                      "--image", "--tol", "--model", "--snapshots", "--transport"};
   bool model_given = false;
   std::vector<argument> args;
   if (auto e = split_arguments(argc, argv, first, with_value, args); !e.empty()) return usage_error(e, run_usage);
@@ -460,6 +463,10 @@ int run_command(int argc, char** argv, int first) {
         return usage_error("--model wants layered or homogeneous, got '" + s + "'", run_usage);
       o.model = s;
       model_given = true;
+    } else if (a.option == "--transport") {
+      if (s != "host-staged" && s != "cuda-aware-mpi" && s != "nccl")
+        return usage_error("--transport wants host-staged, cuda-aware-mpi or nccl, got '" + s + "'", run_usage);
+      o.transport = s;
     } else if (a.option == "--snapshots") {
       if (!parse_int(s, 0, 10000, o.snapshots))
         return usage_error("--snapshots wants an integer from 0 to 10000, got '" + s + "'", run_usage);
@@ -497,6 +504,10 @@ int run_command(int argc, char** argv, int first) {
   // own block's memory as it allocates it).
   if (ts::app::launched_by_mpirun()) return finish(ts::app::run_distributed(o));
 #endif
+  if (!o.transport.empty())
+    return usage_error("--transport chooses how halos travel between processes: mpirun -np N tessera run --policy "
+                       "cuda:... --transport " + o.transport + " (in an MPI build, N > 1)",
+                       run_usage);
   if (o.output.ends_with(".pvti"))
     return usage_error("--output .pvti (one piece per process) is written by distributed runs: mpirun -np N tessera "
                        "run --problem heat3d ... (in an MPI build); use .vti or .npy",

@@ -26,6 +26,7 @@ struct run_options {
   bool validate = false;
   std::string model = "layered";  // seismic3d: layered | homogeneous
   int snapshots = 0;              // seismic3d: snapshots written during the run
+  std::string transport;          // distributed device runs: host-staged | cuda-aware-mpi | nccl
 };
 
 /// heat3d's initial field: a hot off-centre Gaussian, at interior point (z, y, x) of the

@@ -1,8 +1,10 @@
 // `mpirun -np N tessera run --problem heat3d ...`: the heat problem of run_heat.hpp over
 // a Cartesian decomposition (tessera::mpi): MPI_Dims_create's process grid, each rank its
-// block of the N^3 grid with the order's ghost layers, halos exchanged (host-staged MPI)
-// and the boundary conditions applied on the global faces every step, each block swept
-// by the chosen host policy. Prints each rank's block and GCell-updates/s and the
+// block of the N^3 grid with the order's ghost layers, halos exchanged and the boundary
+// conditions applied on the global faces every step, each block swept by the chosen
+// policy: host policies on host views (host-staged MPI), cuda: policies on device views
+// (each rank on GPU local rank mod GPUs; --transport nccl, cuda-aware-mpi or host-staged;
+// the inner planes swept while the halos travel where only axis 0 is split). Prints each rank's block and GCell-updates/s and the
 // aggregate; --validate gathers the field on rank 0 and compares it with a
 // single-process run of the same problem (kokkos:mdrange, as run_heat.hpp does).
 // Only built with MPI (TESSERA_ENABLE_MPI).
@@ -33,6 +35,35 @@ bool launched_by_mpirun() {
 
 namespace {
 
+constexpr bool device_views_distributed() {
+#ifdef TESSERA_MPI_DEVICE
+  return true;
+#else
+  return false;
+#endif
+}
+
+/// Each rank on its own GPU (its rank on the node mod the GPUs), and the transport: the
+/// user's, else NCCL where it was built and every rank on a node has a GPU of its own,
+/// else host-staged MPI. Throws when the user's transport cannot run here.
+void choose_device_and_transport([[maybe_unused]] run_options& o) {
+#ifdef TESSERA_MPI_DEVICE
+  const auto node = mpi::placement_on_node();
+  const int gpus = cuda::device_count();
+  if (gpus == 0) throw unsupported_error("a cuda: policy under mpirun needs a GPU on every node; none found here");
+  TESSERA_CUDA_CHECK(cudaSetDevice(node.rank % gpus), "tessera run: choosing the rank's GPU");
+  if (o.transport.empty())
+    o.transport = mpi::to_string(mpi::nccl_available() && node.ranks <= gpus ? mpi::transport::nccl : mpi::transport::host_staged);
+  const auto t = mpi::transport_by_name(o.transport);
+  if (!t) throw invalid_argument_error("--transport wants host-staged, cuda-aware-mpi or nccl, got '" + o.transport + "'");
+  if (const auto why = mpi::transport_unavailable_reason(*t); !why.empty())
+    throw unsupported_error("--transport " + o.transport + ": " + why);
+  if (*t == mpi::transport::nccl && node.ranks > gpus)
+    throw unsupported_error("--transport nccl: " + std::to_string(node.ranks) + " ranks share " + std::to_string(gpus) +
+                            " GPU(s) on a node; NCCL needs one GPU a rank (use fewer ranks or --transport host-staged)");
+#endif
+}
+
 template <class T, int Order>
 int run_heat3d_mpi_order(const run_options& o) {
   constexpr int g = Order / 2;
@@ -56,7 +87,7 @@ int run_heat3d_mpi_order(const run_options& o) {
         for (index_t x = 0; x < e[2]; ++x) l(z, y, x) = T(heat3d_initial(z + off[0], y + off[1], x + off[2], h1));
   }
   double seconds = 0;
-  std::string ran_with;
+  std::string ran_with, exchange = "host-staged halo exchange";
   mpi::distributed_view<T, 3> result;
   with_policy(o.policy, [&](auto policy, auto tag) {
     using Space = typename decltype(tag)::type;
@@ -66,6 +97,24 @@ int run_heat3d_mpi_order(const run_options& o) {
       const auto t0 = std::chrono::steady_clock::now();
       result = mpi::iterate(policy, step, u, scratch, o.steps, bc);
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    } else {
+#ifdef TESSERA_MPI_DEVICE
+      ran_with = std::string(decltype(policy)::name());
+      const auto t = mpi::transport_by_name(o.transport).value_or(mpi::transport::host_staged);
+      mpi::distributed_view<T, 3, CudaSpace> du("u", dom, g), ds("scratch", du);
+      deep_copy(du.local(), u.local());
+      mpi::device_exchange<T, 3> ex(du, t);
+      exchange = mpi::to_string(t) + " halo exchange" + (ex.can_overlap(du) ? ", overlapped" : "");
+      // untimed: NCCL connects its peers on the first messages (a fifth of a second on
+      // two H200s); a halo fill changes no interior value, and the first step refills them
+      mpi::fill_halos(du, bc, ex);
+      MPI_Barrier(dom.comm());
+      const auto t0 = std::chrono::steady_clock::now();
+      const auto r = mpi::iterate(policy, step, du, ds, o.steps, bc, ex);
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      result = mpi::distributed_view<T, 3>("u", dom, g);
+      deep_copy(result.local(), r.local());
+#endif
     }
   });
   // per-rank rates on rank 0; the aggregate over the slowest rank's time
@@ -80,9 +129,9 @@ int run_heat3d_mpi_order(const run_options& o) {
   if (rank == 0) {
     double slowest = 0;
     for (int r = 0; r < size; ++r) slowest = std::max(slowest, all[4 * r]);
-    std::printf("heat3d: %s on %d MPI processes (process grid %s, host-staged halo exchange), %dx%dx%d %s, order %d, "
+    std::printf("heat3d: %s on %d MPI processes (process grid %s, %s), %dx%dx%d %s, order %d, "
                 "%s boundary, dt = %.3e (limit %.3e), %d steps\n",
-                ran_with.c_str(), size, dom.describe_grid().c_str(), n, n, n, o.precision.c_str(), Order,
+                ran_with.c_str(), size, dom.describe_grid().c_str(), exchange.c_str(), n, n, n, o.precision.c_str(), Order,
                 o.boundary.c_str(), dt, limit, o.steps);
     for (int r = 0; r < size; ++r) {
       const long long b = static_cast<long long>(all[4 * r + 2]);
@@ -143,14 +192,19 @@ int run_distributed(const run_options& o) {
       why = o.problem + " runs on one process; under mpirun, run heat3d or seismic3d";
     else if (!o.input.empty()) why = "--input is not read by the distributed " + o.problem + " yet";
     else if (o.snapshots > 0) why = "--snapshots are not written by the distributed seismic3d yet";
-    else if (o.policy.starts_with("cuda:"))
-      why = "the distributed " + o.problem + " sweeps host views (host:serial, host:parallel, kokkos:mdrange, automatic); " +
-            o.policy + " is not distributed yet";
+    else if (o.policy.starts_with("cuda:") && (o.problem != "heat3d" || !device_views_distributed()))
+      why = "the distributed " + o.problem + " sweeps host views (host:serial, host:parallel, kokkos:mdrange, automatic)" +
+            (o.problem == "heat3d" ? " in this build (tessera::mpi_cuda needs CUDA and MPI)" : "") + "; " + o.policy +
+            " is not distributed" + (o.problem == "heat3d" ? " here" : " yet");
+    else if (!o.transport.empty() && !o.policy.starts_with("cuda:"))
+      why = "--transport chooses how device halos travel; it needs a cuda: policy, got " + o.policy;
     if (!why.empty()) {
       if (rank == 0) std::fprintf(stderr, "tessera run: %s\n", why.c_str());
       status = 2;
     } else {
-      run_options host = o;  // automatic: the host's choice, host:parallel (device views are not distributed yet)
+      run_options host = o;
+      if (o.policy.starts_with("cuda:")) choose_device_and_transport(host);
+      // automatic: the host's choice, host:parallel (name a cuda: policy for device views)
       if (host.policy == "automatic") host.policy = "host:parallel";
       if (o.problem == "seismic3d") status = run_seismic3d_mpi(host);
       else status = o.precision == "float" ? run_heat3d_mpi<float>(host) : run_heat3d_mpi<double>(host);

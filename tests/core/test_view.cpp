@@ -95,6 +95,63 @@ TEST_CASE("deep_copy copies ghosts too and rejects mismatched layouts naming bot
 }
 
 
+template <class V>
+concept has_planes = requires(const V& v) { v.planes(0, 1); };
+
+TEST_CASE("planes: a window of axis-0 planes shares memory, its ghosts are the neighbour planes") {
+  // padded rows and a ghost wider than 1, so a wrong plane offset or stride shows
+  ts::View<double, 3> u("u", ts::layout<3>(ts::extents{11, 7, 9}, 2, 8));
+  ts::test::fill_random(u, 41);
+  const auto w = u.planes(3, 4);
+  CHECK(w.label() == "u[planes 3..7)");
+  CHECK(w.extents() == ts::extents{4, 7, 9});
+  CHECK(w.ghost() == 2);
+  CHECK(w.layout().stride(0) == u.layout().stride(0));
+  CHECK(w.layout().stride(1) == u.layout().stride(1));
+  CHECK(&w(0, 0, 0) == &u(3, 0, 0));
+  int differ = 0;
+  ts::test::for_each_point<3>(w.extents(), 2, [&](auto z, auto y, auto x) { differ += &w(z, y, x) != &u(z + 3, y, x); });
+  CHECK(differ == 0);
+  // the window keeps the memory alive after the whole view is gone
+  const double kept = u(5, 6, 8);
+  {
+    auto tmp = u;
+    u = ts::View<double, 3>();
+    CHECK(tmp.use_count() == 2);  // tmp and w's owner link
+  }
+  CHECK(w(2, 6, 8) == kept);
+  // a window at the edge: its outer ghost planes are the whole view's ghost planes
+  ts::View<float, 2> v("v", ts::extents{6, 5}, 1);
+  ts::test::fill_random(v, 42);
+  const auto last = v.planes(5, 1);
+  CHECK(&last(1, -1) == &v(6, -1));
+  CHECK(&v.planes(0, 6)(-1, 5) == &v(-1, 5));
+  // outside the interior: refused, naming the view, the planes asked and the extent
+  CHECK_THROWS_WITH_AS(v.planes(4, 3), doctest::Contains("planes [4, 7) of 'v' (interior 6x5, ghost 1"),
+                       ts::invalid_argument_error);
+  CHECK_THROWS_AS(v.planes(-1, 2), ts::invalid_argument_error);
+  CHECK_THROWS_AS(v.planes(0, 0), ts::invalid_argument_error);
+  CHECK_THROWS_AS((ts::View<float, 2>().planes(0, 1)), ts::invalid_argument_error);
+  static_assert(has_planes<ts::View<float, 2>> && !has_planes<ts::View<float, 1>>, "a 1D view has no planes");
+}
+
+TEST_CASE("planes: sweeping windows one after another equals one sweep of the whole view") {
+  const ts::extents<3> n{13, 6, 10};
+  ts::View<float, 3> in("in", n, 2), whole("whole", n, 2), pieces("pieces", n, 2);
+  ts::test::fill_random(in, 43);
+  ts::test::poison(whole);
+  ts::test::poison(pieces);
+  const auto st = ts::test::random_stencil<ts::star<3, 2>, float>(44);
+  ts::apply(ts::host::serial{}, st, in, whole);
+  // interior planes first, then the edges, as a distributed step does
+  for (const auto& [first, count] : {std::pair{2, 9}, std::pair{0, 2}, std::pair{11, 2}})
+    ts::apply(ts::host::serial{}, st, in.planes(first, count), pieces.planes(first, count));
+  int differ = 0;
+  ts::test::for_each_point<3>(n, 0, [&](auto... i) { differ += !(whole(i...) == pieces(i...)); });
+  CHECK(differ == 0);
+  CHECK(ts::test::ghosts_changed(pieces) == 0);  // the windows' ghosts are never written
+}
+
 TEST_CASE("sizes that overflow 64 bits are refused with the view's name and extents, before allocating") {
   // one axis of 2^62 floats: 2^64 bytes
   CHECK_THROWS_WITH_AS((ts::View<float, 1>("x", ts::extents<1>{std::int64_t{1} << 62}, 0)),

@@ -22,98 +22,13 @@
 #include <tessera/mpi/mpi.hpp>
 
 #include "../support/test_support.hpp"
+#include "mpi_test_support.hpp"
 
 namespace ts = tessera;
 namespace tmpi = tessera::mpi;
 using namespace ts::test;
 
-namespace {
-
-int world_size() {
-  int s = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &s);
-  return s;
-}
-
-/// Process grids of the world's size: MPI_Dims_create's, and every split along one axis,
-/// two axes and three where the size allows (np 8: 8x1x1, 1x8x1, 2x4x1, 2x2x2, ...).
-template <int Rank>
-std::vector<std::array<int, Rank>> process_grids() {
-  const int p = world_size();
-  std::vector<std::array<int, Rank>> grids{std::array<int, Rank>{}};  // MPI chooses
-  std::array<int, Rank> d{};
-  auto rec = [&](auto&& self, int axis, int left) -> void {
-    if (axis == Rank) {
-      if (left == 1) grids.push_back(d);
-      return;
-    }
-    for (int f = 1; f <= left; ++f)
-      if (left % f == 0) d[axis] = f, self(self, axis + 1, left / f);
-  };
-  rec(rec, 0, p);
-  return grids;
-}
-
-/// True when some block is thinner than g along an axis (a halo of width g cannot be
-/// copied from one neighbour there; fill_halos refuses such grids on every rank).
-template <int Rank>
-bool thinner_than(const tmpi::cartesian_domain<Rank>& dom, int g) {
-  for (int a = 0; a < Rank; ++a)
-    if (dom.global_extents()[a] / dom.dims()[a] < g) return true;
-  return false;
-}
-
-template <int Rank>
-std::string grid_text(const tmpi::cartesian_domain<Rank>& dom) {
-  return "process grid " + dom.describe_grid() + ", rank " + std::to_string(dom.rank());
-}
-
-/// Number of local points (ghosts included when `halo`) differing from the global view.
-template <class T, int Rank>
-ts::index_t block_mismatches(const tmpi::distributed_view<T, Rank>& u, const ts::View<T, Rank>& global, int halo) {
-  ts::index_t bad = 0;
-  const auto& off = u.domain().offset();
-  for_each_point<Rank>(u.local().extents(), halo, [&](auto... i) {
-    const ts::index_t l[] = {static_cast<ts::index_t>(i)...};
-    std::array<ts::index_t, Rank> gi{};
-    for (int a = 0; a < Rank; ++a) gi[a] = l[a] + off[a];
-    const T want = [&] {
-      if constexpr (Rank == 2) return global(gi[0], gi[1]);
-      else return global(gi[0], gi[1], gi[2]);
-    }();
-    const T got = u.local()(i...);
-    if (!(got == want) && !(got != got && want != want)) ++bad;
-  });
-  return bad;
-}
-
-template <int Rank>
-std::vector<ts::boundary_conditions<Rank>> boundary_cases() {
-  using ts::boundary;
-  std::vector<ts::boundary_conditions<Rank>> v{
-      ts::boundary_conditions<Rank>::uniform(boundary::dirichlet(0.25)),
-      ts::boundary_conditions<Rank>::uniform(boundary::periodic()),
-      ts::boundary_conditions<Rank>::uniform(boundary::neumann())};
-  auto mixed = ts::boundary_conditions<Rank>::uniform(boundary::neumann());
-  mixed.set(0, boundary::periodic(), boundary::periodic()).set(Rank - 1, boundary::dirichlet(-1), boundary::neumann());
-  v.push_back(mixed);
-  return v;
-}
-
-template <int Rank>
-std::array<bool, Rank> periodic_axes(const ts::boundary_conditions<Rank>& bc) {
-  std::array<bool, Rank> p{};
-  for (int a = 0; a < Rank; ++a) p[a] = bc.faces[2 * a].kind == ts::boundary_kind::periodic;
-  return p;
-}
-
-std::string bc_text(const auto& bc) {
-  std::string s;
-  for (const auto& f : bc.faces) s += ts::to_string(f.kind).substr(0, 3) + " ";
-  return s;
-}
-
-}  // namespace
+using namespace mpi_test;
 
 TEST_CASE("the blocks of a domain tile the global grid, neighbours agree") {
   const ts::extents<3> global{37, 29, 53};  // primes: blocks of unequal sizes

@@ -82,6 +82,33 @@ class View {
     return "'" + label() + "' (" + layout().describe() + ", " + Space::name + ")";
   }
 
+  /// Planes [first, first + count) of the outermost axis, as a view of their own that
+  /// shares this view's memory (and keeps it alive): same ghost width and row layout, its
+  /// ghost planes are this view's neighbouring planes (interior or ghost). A sweep into it
+  /// writes those planes only, so one sweep can run as several (a distributed step sweeps
+  /// the planes that need no halo while the halos travel). Labelled "u[planes a..b)".
+  /// Throws invalid_argument_error, naming the view, for planes outside its interior.
+  View planes(index_t first, index_t count) const
+    requires(Rank >= 2)
+  {
+    const index_t n0 = extents()[0];
+    if (!state_ || count < 1 || first < 0 || first > n0 - count)
+      throw invalid_argument_error("tessera::View::planes: planes [" + std::to_string(first) + ", " +
+                                   std::to_string(first + count) + ") of " + describe() +
+                                   " are not inside its interior [0, " + std::to_string(n0) +
+                                   ") along axis 0; ask for at least one plane of the interior");
+    auto w = std::make_shared<state>();
+    w->label = label() + "[planes " + std::to_string(first) + ".." + std::to_string(first + count) + ")";
+    auto e = extents();
+    e[0] = count;
+    w->layout = tessera::layout<Rank>(e, ghost(), layout().row_alignment());
+    w->data = state_->data + first * layout().stride(0);
+    w->owner = state_;
+    View v;
+    v.state_ = std::move(w);
+    return v;
+  }
+
   /// The trivially copyable accessor kernels and loops index.
   view_accessor<T, Rank> accessor() const {
     const auto& l = layout();
@@ -106,7 +133,10 @@ class View {
     std::string label;
     tessera::layout<Rank> layout;
     T* data = nullptr;
-    ~state() { Space::deallocate(data); }
+    std::shared_ptr<state> owner;  // set for planes(): the memory is the owner's
+    ~state() {
+      if (!owner) Space::deallocate(data);
+    }
   };
 
   static tessera::layout<Rank> make_layout(const std::string& label, const tessera::extents<Rank>& e,

@@ -47,6 +47,43 @@ void for_each_in_box(const view_accessor<T, Rank>& a, const index_t* lo, const i
     for (index_t j = l[1]; j < h[1]; ++j)
       for (index_t k = l[2]; k < h[2]; ++k) f(i * s[0] + j * s[1] + k * s[2]);
 }
+
+/// What every fill of a distributed view's halos checks first, on every rank alike (so
+/// that all ranks refuse together instead of some waiting in an exchange the others
+/// left): boundary conditions periodic exactly on the domain's periodic axes, and blocks
+/// no thinner than the ghost width along an axis whose halos are copied.
+template <int Rank>
+void check_halo_fill(const std::string& who, const cartesian_domain<Rank>& dom, index_t g,
+                     const std::optional<boundary_conditions<Rank>>& bc) {
+  for (int d = 0; d < Rank; ++d) {
+    if (bc) {
+      const bool lo_p = bc->faces[2 * d].kind == boundary_kind::periodic,
+                 hi_p = bc->faces[2 * d + 1].kind == boundary_kind::periodic;
+      if (lo_p != dom.periodic(d) || hi_p != dom.periodic(d))
+        throw invalid_argument_error(who + ": axis " + std::to_string(d) + " is " +
+                                     (dom.periodic(d) ? "periodic in the domain" : "not periodic in the domain") +
+                                     " but its boundary conditions say " + to_string(bc->faces[2 * d].kind) + " / " +
+                                     to_string(bc->faces[2 * d + 1].kind) +
+                                     "; make the domain's periodic axes those with periodic conditions");
+    }
+    // decided from the thinnest block along the axis: the same answer on every rank
+    const index_t thinnest = dom.global_extents()[d] / dom.dims()[d];
+    const bool exchanges = dom.dims()[d] > 1 || dom.periodic(d);
+    const bool mirrors = bc && (bc->faces[2 * d].kind == boundary_kind::neumann ||
+                                bc->faces[2 * d + 1].kind == boundary_kind::neumann);
+    if ((exchanges || mirrors) && thinnest < g)
+      throw invalid_argument_error(who + ": blocks of " + std::to_string(thinnest) + " point(s) along axis " +
+                                   std::to_string(d) + " (global " + dom.global_extents().to_string() + ") are thinner than the ghost width " +
+                                   std::to_string(g) + " a halo copies; use fewer processes along that axis or a larger grid");
+  }
+}
+
+/// A halo slab's element count, refused above MPI's int count.
+inline void check_message_count(const std::string& who, index_t count) {
+  if (count > INT_MAX)
+    throw unsupported_error(who + ": a halo slab of " + std::to_string(count) +
+                            " elements exceeds MPI's int count; use more processes");
+}
 }  // namespace detail
 
 template <class T, int Rank, class Space>
@@ -59,35 +96,14 @@ void fill_halos(const distributed_view<T, Rank, Space>& u,
   if (g == 0) return;
   const std::string who = "tessera::mpi::fill_halos(" + u.local().describe() + ", rank " + std::to_string(dom.rank()) +
                           " of process grid " + dom.describe_grid() + ")";
+  detail::check_halo_fill(who, dom, g, bc);
   for (int d = 0; d < Rank; ++d) {
-    if (bc) {
-      const bool lo_p = bc->faces[2 * d].kind == boundary_kind::periodic,
-                 hi_p = bc->faces[2 * d + 1].kind == boundary_kind::periodic;
-      if (lo_p != dom.periodic(d) || hi_p != dom.periodic(d))
-        throw invalid_argument_error(who + ": axis " + std::to_string(d) + " is " +
-                                     (dom.periodic(d) ? "periodic in the domain" : "not periodic in the domain") +
-                                     " but its boundary conditions say " + to_string(bc->faces[2 * d].kind) + " / " +
-                                     to_string(bc->faces[2 * d + 1].kind) +
-                                     "; make the domain's periodic axes those with periodic conditions");
-    }
-    // Decided from the thinnest block along the axis, the same on every rank, so that all
-    // ranks refuse together instead of some waiting in an exchange the others left.
-    const index_t thinnest = dom.global_extents()[d] / dom.dims()[d];
-    const bool exchanges = dom.dims()[d] > 1 || dom.periodic(d);
-    const bool mirrors = bc && (bc->faces[2 * d].kind == boundary_kind::neumann ||
-                                bc->faces[2 * d + 1].kind == boundary_kind::neumann);
-    if ((exchanges || mirrors) && thinnest < g)
-      throw invalid_argument_error(who + ": blocks of " + std::to_string(thinnest) + " point(s) along axis " +
-                                   std::to_string(d) + " (global " + dom.global_extents().to_string() + ") are thinner than the ghost width " +
-                                   std::to_string(g) + " a halo copies; use fewer processes along that axis or a larger grid");
     // the two slabs sent (low: the first g layers, high: the last g) and the two received
     index_t lo[Rank], hi[Rank];
     for (int e = 0; e < Rank; ++e) lo[e] = e < d ? -g : 0, hi[e] = e < d ? a.n[e] + g : a.n[e];
     index_t count = 1;
     for (int e = 0; e < Rank; ++e) count *= e == d ? g : hi[e] - lo[e];
-    if (count > INT_MAX)
-      throw unsupported_error(who + ": a halo slab of " + std::to_string(count) +
-                              " elements exceeds MPI's int count; use more processes");
+    detail::check_message_count(who, count);
     std::vector<T> send(static_cast<std::size_t>(count)), recv(static_cast<std::size_t>(count));
     for (int side = 0; side < 2; ++side) {
       // send my side `side` layers to that neighbour; receive the opposite neighbour's

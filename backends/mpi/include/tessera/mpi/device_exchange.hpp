@@ -1,0 +1,76 @@
+#pragma once
+// device_exchange<T, Rank>: the halos of distributed device views (CudaSpace). It writes
+// every ghost cell as fill_halos writes a host view's (halo_exchange.hpp: axes in order,
+// fill_ghosts' boxes, the boundary conditions on the global faces), bit for bit, with:
+//   - packing and unpacking kernels on the GPU: one contiguous message per face neighbour
+//     and axis (its edges and corners included, as on the host);
+//   - a transport (transport.hpp): host-staged MPI, CUDA-aware MPI or NCCL;
+//   - two non-blocking streams, `compute` for sweeps and `comm` for halos, so that a step
+//     can sweep the planes that need no halo while the halos travel (device_iterate.hpp).
+// Buffers, pinned host memory and the NCCL communicator are made once, in the
+// constructor, which every rank of the domain calls together (NCCL's set-up is
+// collective). Link tessera::mpi_cuda.
+#include <cuda_runtime_api.h>
+
+#include <memory>
+#include <optional>
+
+#include "tessera/core/boundary.hpp"
+#include "tessera/cuda/memory_space.hpp"
+#include "tessera/mpi/distributed_view.hpp"
+#include "tessera/mpi/transport.hpp"
+
+namespace tessera::mpi {
+
+template <class T, int Rank>
+class device_exchange {
+ public:
+  using view_type = distributed_view<T, Rank, CudaSpace>;
+  using conditions = std::optional<boundary_conditions<Rank>>;
+
+  /// For the views laid out like `like` (the same domain, extents and ghost width).
+  /// Throws unsupported_error naming the transport and the fix when it cannot run here
+  /// (transport_unavailable_reason), on every rank alike.
+  explicit device_exchange(const view_type& like, transport t = transport::host_staged);
+  ~device_exchange();
+  device_exchange(const device_exchange&) = delete;
+  device_exchange& operator=(const device_exchange&) = delete;
+  device_exchange(device_exchange&&) noexcept;
+  device_exchange& operator=(device_exchange&&) noexcept;
+
+  transport kind() const;
+  /// The stream sweeps run on while halos travel, and the one the halos travel on; both
+  /// non-blocking (they do not wait for the legacy default stream: after_default_stream).
+  cudaStream_t compute_stream() const;
+  cudaStream_t comm_stream() const;
+
+  /// Every ghost cell of u, as fill_halos writes a host view's; returns when they are
+  /// written. Orders itself after work already queued on the legacy default stream.
+  void fill(const view_type& u, const conditions& bc);
+
+  /// True when a step on u can overlap: axis 0, and only axis 0, is split over processes
+  /// (its halos are messages; the other axes' ghosts are filled locally) and u's block has
+  /// planes that need no halo (more than twice the ghost width along axis 0).
+  bool can_overlap(const view_type& u) const;
+
+  // The parts of an overlapped step (device_iterate.hpp), in the order it calls them:
+  /// Both streams wait for the legacy default stream's work queued so far.
+  void after_default_stream();
+  /// On the compute stream: the ghosts of axes 1.. beside the interior planes [0, n0),
+  /// the ones the inner planes' sweep reads (no message: can_overlap).
+  void fill_beside_interior_planes(const view_type& u, const conditions& bc);
+  /// The comm stream waits for the compute stream's work so far (the last step's sweep).
+  void comm_waits_for_compute();
+  /// On the comm stream: axis 0's halos
+  /// exchanged and its global faces filled, then axes 1.. on the ghost planes; the host
+  /// takes part in MPI transports (returns once the messages arrived), not in NCCL's.
+  void exchange_axis0_then_ghost_planes(const view_type& u, const conditions& bc);
+  /// The compute stream waits for the comm stream's work so far.
+  void compute_waits_for_comm();
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> p_;
+};
+
+}  // namespace tessera::mpi

@@ -1,0 +1,91 @@
+#pragma once
+// mpi::iterate on distributed device views (CudaSpace): each step fills the input's halos
+// through a device_exchange and sweeps every rank's block with a CUDA policy (or
+// tessera::automatic), the views alternating as in tessera::iterate.
+//
+// Overlap. Where only axis 0 is split over the processes (MPI_Dims_create's choice for 2
+// processes, and a slab decomposition in general: exchange.can_overlap), a step runs
+//   compute stream: ghosts of axes 1.. beside the interior planes (local: no message),
+//                   then the sweep of the inner planes [g, n0 - g), which read no halo;
+//   comm stream:    at the same time, axis 0's halos packed, sent, received, unpacked,
+//                   its global faces filled, then axes 1.. on the ghost planes;
+//   compute stream: once the halos are in, the sweep of the outer planes [0, g) and
+//                   [n0 - g, n0).
+// Every ghost cell holds what the unoverlapped fill writes (same boxes, same order within
+// each plane), and each plane is swept by the same policy, so the result is the
+// unoverlapped one; with a fixed policy (not automatic, which may choose other kernels for
+// the thin outer planes) it is bit for bit.
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "tessera/algorithms/apply.hpp"
+#include "tessera/core/boundary.hpp"
+#include "tessera/core/errors.hpp"
+#include "tessera/core/policy.hpp"
+#include "tessera/core/stencil.hpp"
+#include "tessera/mpi/device_exchange.hpp"
+
+namespace tessera::mpi {
+
+/// How mpi::iterate runs on device views.
+enum class overlap { automatic, off };
+
+template <execution_policy Policy, class S, class T, int Rank>
+distributed_view<T, Rank, CudaSpace> iterate(const Policy& policy, const stencil<S, T>& st,
+                                             const distributed_view<T, Rank, CudaSpace>& u,
+                                             const distributed_view<T, Rank, CudaSpace>& scratch, int steps,
+                                             const std::type_identity_t<std::optional<boundary_conditions<Rank>>>& bc,
+                                             device_exchange<T, Rank>& exchange, overlap mode = overlap::automatic) {
+  const std::string who = "tessera::mpi::iterate(" + Policy::name() + ", " + to_string(exchange.kind()) + ")";
+  if (steps < 0) throw invalid_argument_error(who + ": steps must be >= 0, got " + std::to_string(steps));
+  if (u.domain().comm() != scratch.domain().comm() || !(u.local().layout() == scratch.local().layout()))
+    throw extent_mismatch_error(who + ": " + u.local().describe() + " and " + scratch.local().describe() +
+                                " are not blocks of one domain with one layout; create scratch as "
+                                "distributed_view(label, u)");
+  const bool overlapped = mode == overlap::automatic && exchange.can_overlap(u);
+  const cudaStream_t compute = exchange.compute_stream();
+  distributed_view<T, Rank, CudaSpace> in = u, out = scratch;
+  exchange.after_default_stream();
+  for (int k = 0; k < steps; ++k) {
+    if (overlapped) {
+      const index_t n0 = in.local().extents()[0], g = in.ghost();
+      exchange.comm_waits_for_compute();  // the last step wrote `in`
+      exchange.fill_beside_interior_planes(in, bc);
+      apply(policy, st, in.local().planes(g, n0 - 2 * g), out.local().planes(g, n0 - 2 * g), compute);
+      exchange.exchange_axis0_then_ghost_planes(in, bc);
+      exchange.compute_waits_for_comm();
+      apply(policy, st, in.local().planes(0, g), out.local().planes(0, g), compute);
+      apply(policy, st, in.local().planes(n0 - g, g), out.local().planes(n0 - g, g), compute);
+    } else {
+      exchange.fill(in, bc);
+      apply(policy, st, in.local(), out.local(), compute);
+    }
+    std::swap(in, out);
+  }
+  tessera::detail::cuda_check(cudaStreamSynchronize(compute), "cudaStreamSynchronize", who);
+  return in;
+}
+
+/// The same with a host-staged exchange made for this call (the transport that works with
+/// every MPI; make a device_exchange once and pass it to choose another, or to time steps
+/// without its set-up).
+template <execution_policy Policy, class S, class T, int Rank>
+distributed_view<T, Rank, CudaSpace> iterate(const Policy& policy, const stencil<S, T>& st,
+                                             const distributed_view<T, Rank, CudaSpace>& u,
+                                             const distributed_view<T, Rank, CudaSpace>& scratch, int steps,
+                                             const std::type_identity_t<std::optional<boundary_conditions<Rank>>>& bc = {}) {
+  device_exchange<T, Rank> exchange(u, transport::host_staged);
+  return iterate(policy, st, u, scratch, steps, bc, exchange);
+}
+
+/// fill_halos for device views, through `exchange` (device_exchange.hpp).
+template <class T, int Rank>
+void fill_halos(const distributed_view<T, Rank, CudaSpace>& u,
+                const std::type_identity_t<std::optional<boundary_conditions<Rank>>>& bc,
+                device_exchange<T, Rank>& exchange) {
+  exchange.fill(u, bc);
+}
+
+}  // namespace tessera::mpi

@@ -1,0 +1,455 @@
+// device_exchange: packing kernels, the three transports and the streams behind
+// tessera/mpi/device_exchange.hpp. Compiled into tessera_mpi_cuda for float and double,
+// ranks 1 to 3.
+#include <mpi.h>
+#ifdef TESSERA_MPI_NCCL
+#include <nccl.h>
+#endif
+
+#include <cstdlib>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "tessera/core/errors.hpp"
+#include "tessera/cuda/cuda_check.hpp"
+#include "tessera/mpi/device_exchange.hpp"
+#include "tessera/mpi/halo_exchange.hpp"
+
+namespace tessera::mpi {
+
+namespace {
+
+/// A box [lo, hi) on the virtual axes (z, y, x) every kernel here walks; a rank-R view
+/// fills the last R (the others: [0, 1), stride 0).
+struct box3 {
+  index_t lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  index_t count() const {
+    index_t c = 1;
+    for (int v = 0; v < 3; ++v) c *= hi[v] > lo[v] ? hi[v] - lo[v] : 0;
+    return c;
+  }
+};
+
+template <class T, int Rank>
+struct virtual_strides {
+  index_t s[3] = {0, 0, 0};
+  explicit virtual_strides(const view_accessor<T, Rank>& a) {
+    for (int e = 0; e < Rank; ++e) s[e + 3 - Rank] = a.stride[e];
+  }
+};
+
+/// Calls f(offset of the cell from origin, t, its index {z, y, x}) for the t-th cell of box
+/// b in row-major order (the order pack and unpack agree on), one cell a thread, grid-stride.
+template <class F>
+__device__ void for_each_cell(index_t s0, index_t s1, index_t s2, const box3& b, F&& f) {
+  const index_t ny = b.hi[1] - b.lo[1], nx = b.hi[2] - b.lo[2];
+  const index_t total = (b.hi[0] - b.lo[0]) * ny * nx;
+  for (index_t t = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; t < total;
+       t += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const index_t r = t / nx;
+    const index_t i[3] = {r / ny + b.lo[0], r % ny + b.lo[1], t % nx + b.lo[2]};
+    f(i[0] * s0 + i[1] * s1 + i[2] * s2, t, i);
+  }
+}
+
+/// unpack == false copies the box into buf, true copies buf into the box.
+template <class T>
+__global__ void copy_box(T* origin, index_t s0, index_t s1, index_t s2, box3 b, T* buf, bool unpack) {
+  for_each_cell(s0, s1, s2, b, [&](index_t off, index_t t, const index_t*) {
+    if (unpack) origin[off] = buf[t];
+    else buf[t] = origin[off];
+  });
+}
+
+/// A periodic axis held by one process: each ghost cell of box b takes the interior cell
+/// `shift` elements away (no message, no buffer: the compute and comm streams may both
+/// run such copies at once, on disjoint boxes).
+template <class T>
+__global__ void copy_shifted(T* origin, index_t s0, index_t s1, index_t s2, box3 b, index_t shift) {
+  for_each_cell(s0, s1, s2, b, [&](index_t off, index_t, const index_t*) { origin[off] = origin[off + shift]; });
+}
+
+/// The boundary condition b of face (axis v, side) on the cells of box (its ghost
+/// layers on that face): Dirichlet writes the value, periodic and Neumann copy from
+/// detail::ghost_source, as every other fill does.
+template <class T>
+__global__ void fill_box(T* origin, index_t s0, index_t s1, index_t s2, box3 b, int v, index_t nv, boundary bc) {
+  const index_t sv = v == 0 ? s0 : v == 1 ? s1 : s2;
+  for_each_cell(s0, s1, s2, b, [&](index_t off, index_t, const index_t* i) {
+    if (bc.kind == boundary_kind::dirichlet)
+      origin[off] = static_cast<T>(bc.value);
+    else
+      origin[off] = origin[off + (tessera::detail::ghost_source(i[v], nv, bc.kind) - i[v]) * sv];
+  });
+}
+
+unsigned blocks_for(index_t count) {
+  const index_t b = (count + 255) / 256;
+  return static_cast<unsigned>(b < 4096 ? (b > 0 ? b : 1) : 4096);
+}
+
+#ifdef TESSERA_MPI_NCCL
+/// An NCCL communicator, destroyed with its last user.
+struct nccl_comm_holder {
+  ncclComm_t comm = nullptr;
+  ~nccl_comm_holder() {
+    if (comm) ncclCommDestroy(comm);
+  }
+};
+
+/// NCCL communicators already made, by the world ranks of their MPI communicator (in its
+/// rank order) and this rank's device. Making one costs a collective set-up of most of a
+/// second, so every exchange over the same processes and GPUs shares one, as long as
+/// something holds it; the cache lets go of them when MPI_Finalize begins.
+struct nccl_cache_entry {
+  std::vector<int> world_ranks;
+  int device = 0;
+  std::shared_ptr<nccl_comm_holder> comm;
+};
+
+std::vector<nccl_cache_entry>& nccl_cache() {
+  static std::vector<nccl_cache_entry> c;
+  return c;
+}
+
+int release_nccl_cache(MPI_Comm, int, void*, void*) {
+  nccl_cache().clear();
+  return MPI_SUCCESS;
+}
+
+void check_nccl(ncclResult_t r, const char* call, const std::string& who) {
+  if (r != ncclSuccess && r != ncclInProgress)
+    throw backend_error("tessera::mpi: " + std::string(call) + " failed: " + ncclGetErrorString(r) + " [" + who + "]");
+}
+
+/// The NCCL communicator over `comm`'s processes, each on its current device: the cached
+/// one when every rank has it, else a new one (collective over comm, as the constructor).
+std::shared_ptr<nccl_comm_holder> shared_nccl_comm(MPI_Comm comm, int rank, int size, const std::string& who) {
+  static const bool release_registered = [] {
+    // an attribute of MPI_COMM_SELF is deleted first thing in MPI_Finalize
+    int key = MPI_KEYVAL_INVALID;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, release_nccl_cache, &key, nullptr);
+    MPI_Comm_set_attr(MPI_COMM_SELF, key, nullptr);
+    return true;
+  }();
+  (void)release_registered;
+  std::vector<int> mine(static_cast<std::size_t>(size)), world(static_cast<std::size_t>(size));
+  std::iota(mine.begin(), mine.end(), 0);
+  MPI_Group group, world_group;
+  MPI_Comm_group(comm, &group);
+  MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  MPI_Group_translate_ranks(group, size, mine.data(), world_group, world.data());
+  MPI_Group_free(&group);
+  MPI_Group_free(&world_group);
+  int device = 0;
+  tessera::detail::cuda_check(cudaGetDevice(&device), "cudaGetDevice", who);
+  auto& cache = nccl_cache();
+  auto it = cache.begin();
+  while (it != cache.end() && !(it->world_ranks == world && it->device == device)) ++it;
+  int have = it != cache.end(), every_rank_has = 0;
+  detail::check(MPI_Allreduce(&have, &every_rank_has, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce (NCCL communicator cached?)");
+  if (every_rank_has) return it->comm;
+  // NVLink multicast (NVLS) can take shared GPUs out of service on some hosts: off
+  // unless the user set it explicitly.
+  setenv("NCCL_NVLS_ENABLE", "0", /*overwrite=*/0);
+  ncclUniqueId id;
+  if (rank == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId", who);
+  detail::check(MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm), "MPI_Bcast (NCCL unique id)");
+  auto made = std::make_shared<nccl_comm_holder>();
+  check_nccl(ncclCommInitRank(&made->comm, size, id, rank), "ncclCommInitRank", who);
+  if (it != cache.end()) it->comm = made;
+  else cache.push_back({world, device, made});
+  return made;
+}
+#endif
+
+}  // namespace
+
+template <class T, int Rank>
+struct device_exchange<T, Rank>::impl {
+  transport kind = transport::host_staged;
+  cartesian_domain<Rank> dom;
+  layout<Rank> lay;
+  index_t g = 0;
+  index_t capacity = 0;  // elements of the largest message
+  T* send[2] = {nullptr, nullptr};
+  T* recv[2] = {nullptr, nullptr};
+  T* host_send[2] = {nullptr, nullptr};  // pinned, host_staged only
+  T* host_recv[2] = {nullptr, nullptr};
+  cudaStream_t compute = nullptr, comm = nullptr;
+  cudaEvent_t compute_done = nullptr, comm_done = nullptr, default_done = nullptr;
+#ifdef TESSERA_MPI_NCCL
+  std::shared_ptr<nccl_comm_holder> nccl_shared;  // shared with other exchanges (nccl_cache)
+  ncclComm_t nccl = nullptr;
+#endif
+  std::string who;
+
+  void check(cudaError_t e, const char* call) const { tessera::detail::cuda_check(e, call, who); }
+
+  ~impl() {
+    // errors are not thrown from here: a destructor runs during unwinding too
+    for (int s = 0; s < 2; ++s) {
+      cudaFree(send[s]);
+      cudaFree(recv[s]);
+      cudaFreeHost(host_send[s]);
+      cudaFreeHost(host_recv[s]);
+    }
+    for (cudaEvent_t e : {compute_done, comm_done, default_done})
+      if (e) cudaEventDestroy(e);
+    if (compute) cudaStreamDestroy(compute);
+    if (comm) cudaStreamDestroy(comm);
+  }
+
+  view_accessor<T, Rank> accessor_of(const view_type& u) const {
+    if (!(u.local().layout() == lay) || u.domain().comm() != dom.comm())
+      throw extent_mismatch_error(who + ": " + u.local().describe() +
+                                  " is not laid out like the views this exchange was made for; make one "
+                                  "device_exchange per layout");
+    return u.local().accessor();
+  }
+
+  void launch_copy(const view_accessor<T, Rank>& a, const box3& b, T* buf, bool unpack, cudaStream_t s) {
+    const virtual_strides<T, Rank> vs(a);
+    copy_box<T><<<blocks_for(b.count()), 256, 0, s>>>(a.origin, vs.s[0], vs.s[1], vs.s[2], b, buf, unpack);
+    check(cudaGetLastError(), unpack ? "copy_box (unpack)" : "copy_box (pack)");
+  }
+
+  void launch_shifted(const view_accessor<T, Rank>& a, const box3& b, int v, index_t planes, cudaStream_t s) {
+    const virtual_strides<T, Rank> vs(a);
+    copy_shifted<T><<<blocks_for(b.count()), 256, 0, s>>>(a.origin, vs.s[0], vs.s[1], vs.s[2], b, planes * vs.s[v]);
+    check(cudaGetLastError(), "copy_shifted (periodic axis on one process)");
+  }
+
+  void launch_fill(const view_accessor<T, Rank>& a, const box3& b, int d, const boundary& bc, cudaStream_t s) {
+    const virtual_strides<T, Rank> vs(a);
+    fill_box<T><<<blocks_for(b.count()), 256, 0, s>>>(a.origin, vs.s[0], vs.s[1], vs.s[2], b, d + 3 - Rank, a.n[d], bc);
+    check(cudaGetLastError(), "fill_box (boundary condition)");
+  }
+
+  /// Axis d's halos: the slabs of fill_ghosts' boxes (ghost_slab: axes before d over
+  /// their full range, after d over the interior), axis 0 restricted to [p_lo, p_hi)
+  /// when d > 0; exchanged with the two neighbours along d, then the global faces of d.
+  void fill_axis(const view_accessor<T, Rank>& a, int d, index_t p_lo, index_t p_hi, const conditions& bc,
+                 cudaStream_t s) {
+    box3 base;
+    for (int e = 0; e < Rank; ++e) {
+      const int v = e + 3 - Rank;
+      base.lo[v] = e < d ? -g : 0;
+      base.hi[v] = e < d ? a.n[e] + g : a.n[e];
+    }
+    if (d > 0) base.lo[3 - Rank] = p_lo, base.hi[3 - Rank] = p_hi;
+    const int vd = d + 3 - Rank;
+    base.lo[vd] = 0;
+    base.hi[vd] = g;
+    const index_t count = base.count();
+    if (count == 0) return;
+    int to[2], from[2];
+    box3 out[2], in[2];  // message s: my slab on side s goes to neighbour (d, s); the one
+    for (int m = 0; m < 2; ++m) {  // from neighbour (d, 1 - s) fills my ghosts on side 1 - s
+      to[m] = dom.neighbour(d, m);
+      from[m] = dom.neighbour(d, 1 - m);
+      out[m] = in[m] = base;
+      out[m].lo[vd] = m == 0 ? 0 : a.n[d] - g;
+      out[m].hi[vd] = out[m].lo[vd] + g;
+      in[m].lo[vd] = m == 0 ? a.n[d] : -g;
+      in[m].hi[vd] = in[m].lo[vd] + g;
+    }
+    const std::size_t bytes = static_cast<std::size_t>(count) * sizeof(T);
+    if (dom.dims()[d] == 1) {
+      // a periodic axis held by one process: each message would go to this rank itself;
+      // copied in place instead. Not through the message buffers: an overlapped step runs
+      // these copies on the compute stream while axis 0's messages use the buffers.
+      for (int m = 0; m < 2; ++m)
+        if (to[m] != MPI_PROC_NULL) launch_shifted(a, in[m], vd, out[m].lo[vd] - in[m].lo[vd], s);
+    } else {
+      for (int m = 0; m < 2; ++m)
+        if (to[m] != MPI_PROC_NULL) launch_copy(a, out[m], send[m], false, s);
+      transfer(d, count, bytes, to, from, s);
+      for (int m = 0; m < 2; ++m)
+        if (from[m] != MPI_PROC_NULL) launch_copy(a, in[m], recv[m], true, s);
+    }
+    if (bc)
+      for (int side = 0; side < 2; ++side)
+        if (dom.neighbour(d, side) == MPI_PROC_NULL) launch_fill(a, in[1 - side], d, bc->faces[2 * d + side], s);
+  }
+
+  /// The packed messages of axis d from send[] to the neighbours' recv[], by the transport.
+  void transfer(int d, index_t count, std::size_t bytes, const int* to, const int* from, cudaStream_t s) {
+    if (kind == transport::nccl) {
+#ifdef TESSERA_MPI_NCCL
+      const ncclDataType_t type = std::is_same_v<T, float> ? ncclFloat : ncclDouble;
+      nccl_check(ncclGroupStart(), "ncclGroupStart");
+      for (int m = 0; m < 2; ++m) {
+        if (to[m] != MPI_PROC_NULL) nccl_check(ncclSend(send[m], static_cast<std::size_t>(count), type, to[m], nccl, s), "ncclSend");
+        if (from[m] != MPI_PROC_NULL) nccl_check(ncclRecv(recv[m], static_cast<std::size_t>(count), type, from[m], nccl, s), "ncclRecv");
+      }
+      nccl_check(ncclGroupEnd(), "ncclGroupEnd");
+#endif
+    } else {
+      detail::check_message_count(who, count);
+      const bool staged = kind == transport::host_staged;
+      if (staged)
+        for (int m = 0; m < 2; ++m)
+          if (to[m] != MPI_PROC_NULL) check(cudaMemcpyAsync(host_send[m], send[m], bytes, cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync (to host)");
+      check(cudaStreamSynchronize(s), "cudaStreamSynchronize (halo messages packed)");
+      for (int m = 0; m < 2; ++m) {
+        if (to[m] == MPI_PROC_NULL && from[m] == MPI_PROC_NULL) continue;
+        const int tag = 2 * d + m;
+        detail::check(MPI_Sendrecv(staged ? host_send[m] : send[m], static_cast<int>(count), detail::datatype<T>(), to[m], tag,
+                                   staged ? host_recv[m] : recv[m], static_cast<int>(count), detail::datatype<T>(), from[m], tag,
+                                   dom.comm(), MPI_STATUS_IGNORE),
+                      "MPI_Sendrecv (device halo exchange)");
+      }
+      if (staged)
+        for (int m = 0; m < 2; ++m)
+          if (from[m] != MPI_PROC_NULL) check(cudaMemcpyAsync(recv[m], host_recv[m], bytes, cudaMemcpyHostToDevice, s), "cudaMemcpyAsync (to device)");
+    }
+  }
+
+#ifdef TESSERA_MPI_NCCL
+  void nccl_check(ncclResult_t r, const char* call) const { check_nccl(r, call, who); }
+#endif
+};
+
+template <class T, int Rank>
+device_exchange<T, Rank>::device_exchange(const view_type& like, transport t) : p_(std::make_unique<impl>()) {
+  impl& p = *p_;
+  p.kind = t;
+  p.dom = like.domain();
+  p.lay = like.local().layout();
+  p.g = like.ghost();
+  p.who = "tessera::mpi::device_exchange(" + to_string(t) + ", " + like.local().describe() + ", rank " +
+          std::to_string(p.dom.rank()) + " of process grid " + p.dom.describe_grid() + ")";
+  if (const std::string why = transport_unavailable_reason(t); !why.empty())
+    throw unsupported_error(p.who + ": " + why);
+  const auto& n = p.lay.interior();
+  for (int d = 0; d < Rank; ++d) {  // the largest message: axis d's slab over the others' full range
+    index_t c = p.g;
+    for (int e = 0; e < Rank; ++e)
+      if (e != d) c *= n[e] + 2 * p.g;
+    p.capacity = c > p.capacity ? c : p.capacity;
+  }
+  const std::size_t bytes = static_cast<std::size_t>(p.capacity) * sizeof(T);
+  if (bytes > 0)
+    for (int s = 0; s < 2; ++s) {
+      p.check(cudaMalloc(&p.send[s], bytes), "cudaMalloc (halo send buffer)");
+      p.check(cudaMalloc(&p.recv[s], bytes), "cudaMalloc (halo receive buffer)");
+      if (t == transport::host_staged) {
+        p.check(cudaMallocHost(&p.host_send[s], bytes), "cudaMallocHost (pinned halo buffer)");
+        p.check(cudaMallocHost(&p.host_recv[s], bytes), "cudaMallocHost (pinned halo buffer)");
+      }
+    }
+  // The comm stream at the highest priority: its packing kernels and NCCL's transfer
+  // kernel take SMs as the interior sweep's blocks retire, instead of queueing behind the
+  // whole sweep (which would leave the halos on the critical path).
+  int least = 0, greatest = 0;
+  p.check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
+  p.check(cudaStreamCreateWithPriority(&p.compute, cudaStreamNonBlocking, least), "cudaStreamCreateWithPriority");
+  p.check(cudaStreamCreateWithPriority(&p.comm, cudaStreamNonBlocking, greatest), "cudaStreamCreateWithPriority");
+  for (cudaEvent_t* e : {&p.compute_done, &p.comm_done, &p.default_done})
+    p.check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+#ifdef TESSERA_MPI_NCCL
+  if (t == transport::nccl) {
+    p.nccl_shared = shared_nccl_comm(p.dom.comm(), p.dom.rank(), p.dom.size(), p.who);
+    p.nccl = p.nccl_shared->comm;
+  }
+#endif
+}
+
+template <class T, int Rank>
+device_exchange<T, Rank>::~device_exchange() = default;
+template <class T, int Rank>
+device_exchange<T, Rank>::device_exchange(device_exchange&&) noexcept = default;
+template <class T, int Rank>
+device_exchange<T, Rank>& device_exchange<T, Rank>::operator=(device_exchange&&) noexcept = default;
+
+template <class T, int Rank>
+transport device_exchange<T, Rank>::kind() const {
+  return p_->kind;
+}
+template <class T, int Rank>
+cudaStream_t device_exchange<T, Rank>::compute_stream() const {
+  return p_->compute;
+}
+template <class T, int Rank>
+cudaStream_t device_exchange<T, Rank>::comm_stream() const {
+  return p_->comm;
+}
+
+template <class T, int Rank>
+void device_exchange<T, Rank>::after_default_stream() {
+  impl& p = *p_;
+  p.check(cudaEventRecord(p.default_done, cudaStreamLegacy), "cudaEventRecord");
+  p.check(cudaStreamWaitEvent(p.compute, p.default_done, 0), "cudaStreamWaitEvent");
+  p.check(cudaStreamWaitEvent(p.comm, p.default_done, 0), "cudaStreamWaitEvent");
+}
+
+template <class T, int Rank>
+void device_exchange<T, Rank>::fill(const view_type& u, const conditions& bc) {
+  impl& p = *p_;
+  const auto a = p.accessor_of(u);
+  if (p.g == 0) return;
+  detail::check_halo_fill(p.who, p.dom, p.g, bc);
+  after_default_stream();
+  comm_waits_for_compute();
+  for (int d = 0; d < Rank; ++d) p.fill_axis(a, d, -p.g, a.n[0] + p.g, bc, p.comm);
+  p.check(cudaStreamSynchronize(p.comm), "cudaStreamSynchronize (halos filled)");
+}
+
+template <class T, int Rank>
+bool device_exchange<T, Rank>::can_overlap(const view_type& u) const {
+  if constexpr (Rank < 2) {
+    return false;
+  } else {
+    // axis 0 must carry messages (two or more processes along it), and nothing else may
+    if (p_->dom.dims()[0] < 2) return false;
+    for (int d = 1; d < Rank; ++d)
+      if (p_->dom.dims()[d] != 1) return false;
+    return u.local().extents()[0] > 2 * p_->g && p_->g > 0;
+  }
+}
+
+template <class T, int Rank>
+void device_exchange<T, Rank>::fill_beside_interior_planes(const view_type& u, const conditions& bc) {
+  impl& p = *p_;
+  const auto a = p.accessor_of(u);
+  detail::check_halo_fill(p.who, p.dom, p.g, bc);
+  for (int d = 1; d < Rank; ++d) p.fill_axis(a, d, 0, a.n[0], bc, p.compute);
+}
+
+template <class T, int Rank>
+void device_exchange<T, Rank>::exchange_axis0_then_ghost_planes(const view_type& u, const conditions& bc) {
+  impl& p = *p_;
+  const auto a = p.accessor_of(u);
+  p.fill_axis(a, 0, 0, 0, bc, p.comm);
+  for (int d = 1; d < Rank; ++d) {
+    p.fill_axis(a, d, -p.g, 0, bc, p.comm);
+    p.fill_axis(a, d, a.n[0], a.n[0] + p.g, bc, p.comm);
+  }
+}
+
+template <class T, int Rank>
+void device_exchange<T, Rank>::comm_waits_for_compute() {
+  impl& p = *p_;
+  p.check(cudaEventRecord(p.compute_done, p.compute), "cudaEventRecord");
+  p.check(cudaStreamWaitEvent(p.comm, p.compute_done, 0), "cudaStreamWaitEvent");
+}
+
+template <class T, int Rank>
+void device_exchange<T, Rank>::compute_waits_for_comm() {
+  impl& p = *p_;
+  p.check(cudaEventRecord(p.comm_done, p.comm), "cudaEventRecord");
+  p.check(cudaStreamWaitEvent(p.compute, p.comm_done, 0), "cudaStreamWaitEvent");
+}
+
+template class device_exchange<float, 1>;
+template class device_exchange<float, 2>;
+template class device_exchange<float, 3>;
+template class device_exchange<double, 1>;
+template class device_exchange<double, 2>;
+template class device_exchange<double, 3>;
+
+}  // namespace tessera::mpi

@@ -1,0 +1,176 @@
+// tessera-mpi-bench: scaling of distributed device views (not a test: ctest only checks
+// that it refuses bad arguments). Under mpirun, one GPU a rank; fp32 3D 7-point heat
+// steps, Dirichlet faces, cuda::automatic on every block; for each transport asked for:
+//   overlapped   mpi::iterate, inner planes swept while the halos travel (slab grids)
+//   serial       mpi::iterate with overlap::off: exchange, then sweep
+//   sweeps only  the same sweeps of each rank's block with no exchange (the floor)
+//   halos only   device_exchange::fill alone
+// Each: the median of --reps timed runs of --steps steps after one untimed run, the
+// slowest rank's time; GCell-updates/s over the global grid. Rank 0 prints a table and
+// CSV lines ("csv,...") for perf/RESULTS.md.
+//   mpirun -np 2 tessera-mpi-bench --local 512x512x512     weak scaling (the block per rank)
+//   mpirun -np 2 tessera-mpi-bench --size 768x768x768      strong scaling (the global grid)
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <tessera/mpi/mpi.hpp>
+#include <tessera/tessera.hpp>
+
+#include "user_case.hpp"
+
+namespace ts = tessera;
+namespace tmpi = tessera::mpi;
+
+namespace {
+
+constexpr const char* usage =
+    "usage: mpirun -np N tessera-mpi-bench [--size AxBxC | --local AxBxC] [--steps S (100)] [--reps R (5)]\n"
+    "                                      [--transport nccl|host-staged|cuda-aware-mpi|all (all)]\n"
+    "  --size: the global grid (strong scaling); --local: each rank's block, the global grid\n"
+    "  growing along axis 0 with the ranks (weak scaling). Default --local 512x512x512.\n";
+
+double slowest(double mine, MPI_Comm comm) {
+  double worst = 0;
+  MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, comm);
+  return worst;
+}
+
+template <class F>
+double median_seconds(int reps, MPI_Comm comm, F&& run) {
+  run();  // untimed: first-use tuning, NCCL's channels, page faults
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    MPI_Barrier(comm);
+    const double t0 = MPI_Wtime();
+    run();
+    t.push_back(slowest(MPI_Wtime() - t0, comm));
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+/// A smooth field: 1 + a bump, so that every sweep does real arithmetic.
+void fill_smooth(const ts::View<float, 3>& v) {
+  const auto e = v.extents();
+  for (ts::index_t z = 0; z < e[0]; ++z)
+    for (ts::index_t y = 0; y < e[1]; ++y)
+      for (ts::index_t x = 0; x < e[2]; ++x) v(z, y, x) = 1.0f + 1e-3f * float((x + 2 * y + 3 * z) % 17);
+}
+
+int fail(int rank, const std::string& msg) {
+  if (rank == 0) std::fprintf(stderr, "tessera-mpi-bench: %s\n\n%s", msg.c_str(), usage);
+  MPI_Finalize();
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  ts::bench::user_case c;
+  c.rank = 3;
+  bool weak = true;
+  int steps = 100, reps = 5;
+  std::string transports = "all";
+  std::string size_text = "512x512x512";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      if (rank == 0) std::fputs(usage, stdout);
+      MPI_Finalize();
+      return 0;
+    }
+    if (i + 1 >= argc) return fail(rank, "unknown argument or missing value: '" + a + "'");
+    const std::string v = argv[++i];
+    if (a == "--size" || a == "--local") {
+      weak = a == "--local";
+      size_text = v;
+    } else if (a == "--steps" || a == "--reps") {
+      char* end = nullptr;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      if (v.empty() || *end || n < 1 || n > 100000) return fail(rank, a + " wants an integer from 1 to 100000, got '" + v + "'");
+      (a == "--steps" ? steps : reps) = static_cast<int>(n);
+    } else if (a == "--transport") {
+      if (v != "all" && !tmpi::transport_by_name(v))
+        return fail(rank, "--transport wants nccl, host-staged, cuda-aware-mpi or all, got '" + v + "'");
+      transports = v;
+    } else {
+      return fail(rank, "unknown argument '" + a + "'");
+    }
+  }
+  if (auto e = ts::bench::parse_user_size(size_text, c); !e.empty()) return fail(rank, e);
+  ts::extents<3> global{c.n[0], c.n[1], c.n[2]};
+  if (weak) global[0] *= size;
+  if (global.size() > (1LL << 34)) return fail(rank, "the global grid " + global.to_string() + " exceeds 2^34 points");
+  // one GPU a rank
+  const auto node = tmpi::placement_on_node();
+  const int gpus = ts::cuda::device_count();
+  if (gpus < node.ranks) return fail(rank, std::to_string(node.ranks) + " ranks on a node with " + std::to_string(gpus) + " GPU(s): one GPU a rank");
+  cudaSetDevice(node.rank);
+  std::vector<tmpi::transport> list;
+  for (auto t : {tmpi::transport::nccl, tmpi::transport::cuda_aware_mpi, tmpi::transport::host_staged})
+    if ((transports == "all" && tmpi::transport_unavailable_reason(t).empty()) || transports == tmpi::to_string(t))
+      list.push_back(t);
+
+  using T = float;
+  const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, global);
+  const auto bytes_needed = 2.0 * double(dom.local_extents().size()) * sizeof(T) * 1.1;
+  const auto mem = ts::cuda::device_memory();
+  if (double(mem.free) < bytes_needed)
+    return fail(rank, "rank " + std::to_string(rank) + "'s block " + dom.local_extents().to_string() + " needs " +
+                          std::to_string(bytes_needed / 1e9) + " GB of GPU memory, " +
+                          std::to_string(double(mem.free) / 1e9) + " GB free");
+  const double h = 1.0 / double(global[2] + 1);
+  const auto step = ts::heat_step<3, 2>(1.0, 0.9 * ts::heat_stability_limit<3, 2>(1.0, ts::array<T, 3>{T(h), T(h), T(h)}),
+                                         ts::array<T, 3>{T(h), T(h), T(h)});
+  const auto bc = ts::boundary_conditions<3>::uniform(ts::boundary::dirichlet(0));
+  tmpi::distributed_view<T, 3, ts::CudaSpace> u("u", dom, 1), v("v", u);
+  {
+    ts::View<T, 3> init("init", u.local().layout());
+    fill_smooth(init);
+    ts::deep_copy(u.local(), init);
+  }
+  const double updates = double(global.size()) * steps;
+  if (rank == 0)
+    std::printf("tessera-mpi-bench: %d rank(s), process grid %s, global %s (block %s on rank 0), fp32 7-point, %d steps, "
+                "median of %d, %s\n",
+                size, dom.describe_grid().c_str(), global.to_string().c_str(), dom.local_extents().to_string().c_str(),
+                steps, reps, ts::cuda::device_description(node.rank).c_str());
+  for (const auto t : list) {
+    tmpi::device_exchange<T, 3> ex(u, t);
+    const double overlapped = median_seconds(reps, dom.comm(), [&] {
+      tmpi::iterate(ts::cuda::automatic{}, step, u, v, steps, bc, ex, tmpi::overlap::automatic);
+    });
+    const double serial = median_seconds(reps, dom.comm(), [&] {
+      tmpi::iterate(ts::cuda::automatic{}, step, u, v, steps, bc, ex, tmpi::overlap::off);
+    });
+    const double sweeps = median_seconds(reps, dom.comm(), [&] {
+      for (int k = 0; k < steps; ++k) ts::apply(ts::cuda::automatic{}, step, k % 2 ? v.local() : u.local(),
+                                                k % 2 ? u.local() : v.local(), ex.compute_stream());
+      cudaStreamSynchronize(ex.compute_stream());
+    });
+    const double halos = median_seconds(reps, dom.comm(), [&] {
+      for (int k = 0; k < steps; ++k) tmpi::fill_halos(u, bc, ex);
+    });
+    if (rank == 0) {
+      auto rate = [&](double s) { return updates / s * 1e-9; };
+      std::printf("  %-15s overlapped %8.2f GCell-updates/s (%.3f ms/step) | serial %8.2f | sweeps only %8.2f | "
+                  "halos only %.3f ms/step | overlap %s\n",
+                  tmpi::to_string(t).c_str(), rate(overlapped), overlapped / steps * 1e3, rate(serial), rate(sweeps),
+                  halos / steps * 1e3, ex.can_overlap(u) ? "on" : "not used (needs axis 0 alone split, over 2+ ranks)");
+      std::printf("csv,%d,%s,%s,%s,%d,%.3f,%.3f,%.3f,%.5f\n", size, dom.describe_grid().c_str(),
+                  global.to_string().c_str(), tmpi::to_string(t).c_str(), steps, rate(overlapped), rate(serial),
+                  rate(sweeps), halos / steps * 1e3);
+    }
+  }
+  MPI_Finalize();
+  return 0;
+}
