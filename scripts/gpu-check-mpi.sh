@@ -9,7 +9,8 @@
 #   each transport, then the scaling runs of tessera-mpi-bench (weak: --local 512^3 on 1
 #   and 2 ranks; strong: --size 768^3 and 384^3 on 1 and 2 ranks).
 # Logs go to $OUT (8 files at most; the bench's CSV lines are in bench.log) (default ./gpu-logs).
-#   MPI_CHECK_SKIP_SANITIZER=1 skips the sanitizers, MPI_CHECK_ONLY_BENCH=1 runs only the
+#   MPI_CHECK_SKIP_SANITIZER=1 skips the sanitizers, MPI_CHECK_SKIP_BENCH=1 the scaling
+#   runs, MPI_CHECK_ONLY_BENCH=1 runs only the
 #   scaling runs, BENCH_STEPS / BENCH_REPS pass --steps / --reps (100 / 5).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -73,6 +74,7 @@ grep -q "FAIL" "$out/app.log" && status=1
 
 fi
 
+if [[ "${MPI_CHECK_SKIP_BENCH:-0}" != 1 ]]; then
 step "scaling: tessera-mpi-bench (fp32 3D 7-point, Dirichlet, cuda::automatic)"
 bench_args=(--steps "${BENCH_STEPS:-100}" --reps "${BENCH_REPS:-5}")
 { for np in 1 2; do
@@ -88,6 +90,7 @@ bench_args=(--steps "${BENCH_STEPS:-100}" --reps "${BENCH_REPS:-5}")
     done
   done
 } 2>&1 | tee "$out/bench.log" | tee -a "$out/summary.txt"
+fi
 
 if [[ "${MPI_CHECK_SKIP_SANITIZER:-0}" != 1 && "${MPI_CHECK_ONLY_BENCH:-0}" != 1 ]]; then
 step "compute-sanitizer memcheck and racecheck on each rank of test_mpi_device -np 2"

@@ -8,6 +8,9 @@
 //     bit, through each transport this machine has (the others skip by name);
 //   - mpi::iterate on device views, overlapped and not, equals one process's sweeps with
 //     the same policy bit for bit (stars and boxes, every boundary kind, odd step counts);
+//   - an exchange made for one ghost width fills a wider one (its buffers grow);
+//   - global reductions over device blocks agree with the host blocks;
+//   - point functions (test_mpi_device_point.cu, compiled by nvcc) equal one process;
 //   - refusals name the transport or the view.
 // Without a GPU the program prints "SKIPPED: no CUDA device" and ctest reports a skip.
 #define DOCTEST_CONFIG_IMPLEMENT
@@ -26,36 +29,11 @@
 #include <tessera/tessera.hpp>
 
 #include "../support/test_support.hpp"
-#include "mpi_test_support.hpp"
+#include "mpi_device_test_support.hpp"
 
 using namespace mpi_test;
 
 namespace {
-
-int ranks_on_this_node = 1;
-int gpus = 0;
-
-std::vector<tmpi::transport> transports_to_try() {
-  std::vector<tmpi::transport> v{tmpi::transport::host_staged};
-  if (tmpi::cuda_aware_mpi_available()) v.push_back(tmpi::transport::cuda_aware_mpi);
-  else MESSAGE("transport cuda-aware-mpi skipped: " << tmpi::transport_unavailable_reason(tmpi::transport::cuda_aware_mpi));
-  if (!tmpi::nccl_available())
-    MESSAGE("transport nccl skipped: " << tmpi::transport_unavailable_reason(tmpi::transport::nccl));
-  else if (ranks_on_this_node > gpus)
-    MESSAGE("transport nccl skipped: " << ranks_on_this_node << " ranks share " << gpus
-                                       << " GPU(s) on this node; NCCL needs one GPU a rank");
-  else
-    v.push_back(tmpi::transport::nccl);
-  return v;
-}
-
-/// A host copy of a device block (ghosts included).
-template <class T, int Rank>
-tmpi::distributed_view<T, Rank> to_host(const tmpi::distributed_view<T, Rank, ts::CudaSpace>& d) {
-  tmpi::distributed_view<T, Rank> h("host copy", d.domain(), d.ghost());
-  ts::deep_copy(h.local(), d.local());
-  return h;
-}
 
 /// Cells (ghosts included) whose bits differ between two host blocks of one layout.
 template <class T, int Rank>
@@ -185,6 +163,21 @@ TEST_CASE("distributed device iterate with a roofline policy agrees with one pro
   }
 }
 
+TEST_CASE("global reductions over device blocks agree with the host blocks") {
+  const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, ts::extents<3>{23, 17, 31});
+  tmpi::distributed_view<double, 3> a("a", dom, 1), b("b", dom, 1);
+  ts::View<double, 3> ga("ga", dom.global_extents(), 1), gb("gb", dom.global_extents(), 1);
+  fill_random(ga, 11), fill_random(gb, 12);
+  tmpi::scatter_from(ga, a), tmpi::scatter_from(gb, b);
+  tmpi::distributed_view<double, 3, ts::CudaSpace> da("da", dom, 1), db("db", dom, 1);
+  ts::deep_copy(da.local(), a.local()), ts::deep_copy(db.local(), b.local());
+  // sums add in another order on the GPU: agreement to rounding; the maximum is exact
+  CHECK(tmpi::dot(da, db) == doctest::Approx(tmpi::dot(a, b)).epsilon(1e-12));
+  CHECK(tmpi::norm_l2(da) == doctest::Approx(tmpi::norm_l2(a)).epsilon(1e-12));
+  CHECK(tmpi::norm_max(da) == tmpi::norm_max(a));
+  CHECK(tmpi::norm_max(da) > 0.5);  // random values in [-1, 1] over 12121 points
+}
+
 TEST_CASE("device exchanges refuse what they cannot do, by name") {
   const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, ts::extents<3>{16, 12, 10});
   tmpi::distributed_view<float, 3, ts::CudaSpace> u("u", dom, 1), wide("wide", dom, 2);
@@ -198,9 +191,21 @@ TEST_CASE("device exchanges refuse what they cannot do, by name") {
     CHECK(msg.find("without NCCL") != std::string::npos);
   }
   tmpi::device_exchange<float, 3> ex(u);
-  const auto msg = message_of<ts::extent_mismatch_error>([&] { tmpi::fill_halos(wide, std::nullopt, ex); });
-  CHECK(msg.find("'wide'") != std::string::npos);
-  CHECK(msg.find("one device_exchange per layout") != std::string::npos);
+  const tmpi::cartesian_domain<3> other(MPI_COMM_WORLD, ts::extents<3>{16, 12, 11});
+  tmpi::distributed_view<float, 3, ts::CudaSpace> elsewhere("elsewhere", other, 1);
+  const auto msg = message_of<ts::extent_mismatch_error>([&] { tmpi::fill_halos(elsewhere, std::nullopt, ex); });
+  CHECK(msg.find("'elsewhere'") != std::string::npos);
+  CHECK(msg.find("one device_exchange per cartesian_domain") != std::string::npos);
+  // a wider ghost layer than the exchange was made for: its buffers grow, the halos are right
+  tmpi::distributed_view<float, 3> host("host", dom, 2);
+  ts::View<float, 3> init("init", dom.global_extents(), 2);
+  fill_random(init, 9);
+  tmpi::scatter_from(init, host);
+  ts::deep_copy(wide.local(), host.local());
+  const auto bc = ts::boundary_conditions<3>::uniform(ts::boundary::neumann());
+  tmpi::fill_halos(host, bc);
+  tmpi::fill_halos(wide, bc, ex);
+  CHECK(bit_mismatches(to_host(wide).local(), host.local()) == 0);
   for (const auto t : {tmpi::transport::host_staged, tmpi::transport::cuda_aware_mpi, tmpi::transport::nccl})
     CHECK(tmpi::transport_by_name(tmpi::to_string(t)) == t);
   CHECK(!tmpi::transport_by_name("mpi"));

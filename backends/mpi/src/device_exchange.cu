@@ -172,9 +172,8 @@ template <class T, int Rank>
 struct device_exchange<T, Rank>::impl {
   transport kind = transport::host_staged;
   cartesian_domain<Rank> dom;
-  layout<Rank> lay;
-  index_t g = 0;
-  index_t capacity = 0;  // elements of the largest message
+  index_t g = 0;         // the ghost width of the view being filled
+  index_t capacity = 0;  // elements of the largest message the buffers hold
   T* send[2] = {nullptr, nullptr};
   T* recv[2] = {nullptr, nullptr};
   T* host_send[2] = {nullptr, nullptr};  // pinned, host_staged only
@@ -189,25 +188,65 @@ struct device_exchange<T, Rank>::impl {
 
   void check(cudaError_t e, const char* call) const { tessera::detail::cuda_check(e, call, who); }
 
-  ~impl() {
-    // errors are not thrown from here: a destructor runs during unwinding too
+  void free_buffers() {
     for (int s = 0; s < 2; ++s) {
       cudaFree(send[s]);
       cudaFree(recv[s]);
       cudaFreeHost(host_send[s]);
       cudaFreeHost(host_recv[s]);
+      send[s] = recv[s] = host_send[s] = host_recv[s] = nullptr;
     }
+    capacity = 0;
+  }
+
+  /// Buffers for u's largest message (axis d's slab over the other axes' full range),
+  /// grown when u needs more than the views before it (a wider ghost, a larger block):
+  /// after both streams finished with the old ones.
+  void ensure_capacity(const layout<Rank>& lay) {
+    index_t need = 0;
+    const auto& n = lay.interior();
+    const index_t w = lay.ghost();
+    for (int d = 0; d < Rank; ++d) {
+      index_t c = w;
+      for (int e = 0; e < Rank; ++e)
+        if (e != d) c *= n[e] + 2 * w;
+      need = c > need ? c : need;
+    }
+    if (need <= capacity) return;
+    if (compute) check(cudaStreamSynchronize(compute), "cudaStreamSynchronize (before growing halo buffers)");
+    if (comm) check(cudaStreamSynchronize(comm), "cudaStreamSynchronize (before growing halo buffers)");
+    free_buffers();
+    const std::size_t bytes = static_cast<std::size_t>(need) * sizeof(T);
+    for (int s = 0; s < 2; ++s) {
+      check(cudaMalloc(&send[s], bytes), "cudaMalloc (halo send buffer)");
+      check(cudaMalloc(&recv[s], bytes), "cudaMalloc (halo receive buffer)");
+      if (kind == transport::host_staged) {
+        check(cudaMallocHost(&host_send[s], bytes), "cudaMallocHost (pinned halo buffer)");
+        check(cudaMallocHost(&host_recv[s], bytes), "cudaMallocHost (pinned halo buffer)");
+      }
+    }
+    capacity = need;
+  }
+
+  ~impl() {
+    // errors are not thrown from here: a destructor runs during unwinding too
+    free_buffers();
     for (cudaEvent_t e : {compute_done, comm_done, default_done})
       if (e) cudaEventDestroy(e);
     if (compute) cudaStreamDestroy(compute);
     if (comm) cudaStreamDestroy(comm);
   }
 
-  view_accessor<T, Rank> accessor_of(const view_type& u) const {
-    if (!(u.local().layout() == lay) || u.domain().comm() != dom.comm())
+  /// u's accessor, once u is known to be a block of this exchange's domain (the same
+  /// communicator, blocks and offset on every rank alike) and the buffers hold its messages.
+  view_accessor<T, Rank> accessor_of(const view_type& u) {
+    if (u.domain().comm() != dom.comm() || !(u.domain().local_extents() == dom.local_extents()) ||
+        !(u.domain().offset() == dom.offset()))
       throw extent_mismatch_error(who + ": " + u.local().describe() +
-                                  " is not laid out like the views this exchange was made for; make one "
-                                  "device_exchange per layout");
+                                  " is not a block of the domain this exchange was made for; make one "
+                                  "device_exchange per cartesian_domain");
+    g = u.ghost();
+    ensure_capacity(u.local().layout());
     return u.local().accessor();
   }
 
@@ -319,29 +358,12 @@ device_exchange<T, Rank>::device_exchange(const view_type& like, transport t) : 
   impl& p = *p_;
   p.kind = t;
   p.dom = like.domain();
-  p.lay = like.local().layout();
   p.g = like.ghost();
   p.who = "tessera::mpi::device_exchange(" + to_string(t) + ", " + like.local().describe() + ", rank " +
           std::to_string(p.dom.rank()) + " of process grid " + p.dom.describe_grid() + ")";
   if (const std::string why = transport_unavailable_reason(t); !why.empty())
     throw unsupported_error(p.who + ": " + why);
-  const auto& n = p.lay.interior();
-  for (int d = 0; d < Rank; ++d) {  // the largest message: axis d's slab over the others' full range
-    index_t c = p.g;
-    for (int e = 0; e < Rank; ++e)
-      if (e != d) c *= n[e] + 2 * p.g;
-    p.capacity = c > p.capacity ? c : p.capacity;
-  }
-  const std::size_t bytes = static_cast<std::size_t>(p.capacity) * sizeof(T);
-  if (bytes > 0)
-    for (int s = 0; s < 2; ++s) {
-      p.check(cudaMalloc(&p.send[s], bytes), "cudaMalloc (halo send buffer)");
-      p.check(cudaMalloc(&p.recv[s], bytes), "cudaMalloc (halo receive buffer)");
-      if (t == transport::host_staged) {
-        p.check(cudaMallocHost(&p.host_send[s], bytes), "cudaMallocHost (pinned halo buffer)");
-        p.check(cudaMallocHost(&p.host_recv[s], bytes), "cudaMallocHost (pinned halo buffer)");
-      }
-    }
+  p.ensure_capacity(like.local().layout());
   // The comm stream at the highest priority: its packing kernels and NCCL's transfer
   // kernel take SMs as the interior sweep's blocks retire, instead of queueing behind the
   // whole sweep (which would leave the halos on the critical path).
@@ -408,7 +430,7 @@ bool device_exchange<T, Rank>::can_overlap(const view_type& u) const {
     if (p_->dom.dims()[0] < 2) return false;
     for (int d = 1; d < Rank; ++d)
       if (p_->dom.dims()[d] != 1) return false;
-    return u.local().extents()[0] > 2 * p_->g && p_->g > 0;
+    return u.local().extents()[0] > 2 * u.ghost() && u.ghost() > 0;
   }
 }
 

@@ -9,7 +9,8 @@
 //     can sweep the planes that need no halo while the halos travel (device_iterate.hpp).
 // Buffers, pinned host memory and the NCCL communicator are made once, in the
 // constructor, which every rank of the domain calls together (NCCL's set-up is
-// collective). Link tessera::mpi_cuda.
+// collective); a view of the same domain with a wider ghost layer grows the buffers the
+// first time it is filled. Link tessera::mpi_cuda.
 #include <cuda_runtime_api.h>
 
 #include <memory>
@@ -28,9 +29,10 @@ class device_exchange {
   using view_type = distributed_view<T, Rank, CudaSpace>;
   using conditions = std::optional<boundary_conditions<Rank>>;
 
-  /// For the views laid out like `like` (the same domain, extents and ghost width).
-  /// Throws unsupported_error naming the transport and the fix when it cannot run here
-  /// (transport_unavailable_reason), on every rank alike.
+  /// For the views of `like`'s domain, whatever their ghost width (the buffers are sized
+  /// for `like` and grow for a wider one). Throws unsupported_error naming the transport
+  /// and the fix when it cannot run here (transport_unavailable_reason), on every rank
+  /// alike; every call throws extent_mismatch_error for a view of another domain.
   explicit device_exchange(const view_type& like, transport t = transport::host_staged);
   ~device_exchange();
   device_exchange(const device_exchange&) = delete;

@@ -72,14 +72,12 @@ std::string other_domain(const distributed_view<T, Rank, Space>& v, const distri
          like.global_extents().to_string() + ", process grid " + like.domain().describe_grid() +
          "); create every field of one sweep on one cartesian_domain";
 }
-}  // namespace detail
 
-template <execution_policy Policy, point_function_type F, class T, int Rank, class Space, std::size_t NI,
-          std::size_t NO>
-void apply(const Policy& policy, const F& fn, const distributed_fields<false, T, Rank, Space, NI>& in,
-           const distributed_fields<true, T, Rank, Space, NO>& out,
-           const std::type_identity_t<std::optional<boundary_conditions<Rank>>>& bc = {}) {
-  const std::string who = "tessera::mpi::apply(" + Policy::name() + ", point function)";
+/// Throws extent_mismatch_error on every rank alike unless every field is a block of the
+/// first input's domain on every rank.
+template <class T, int Rank, class Space, std::size_t NI, std::size_t NO>
+void check_one_domain(const std::string& who, const distributed_fields<false, T, Rank, Space, NI>& in,
+                      const distributed_fields<true, T, Rank, Space, NO>& out) {
   std::string why;
   for (const auto& v : in.views)
     if (why.empty()) why = detail::other_domain(v, in[0]);
@@ -92,6 +90,18 @@ void apply(const Policy& policy, const F& fn, const distributed_fields<false, T,
   if (!ok)
     throw extent_mismatch_error(who + ": " + (why.empty() ? "the fields are blocks of different domains on another rank"
                                                           : why));
+}
+}  // namespace detail
+
+/// On host views (device views: device_point_function.hpp).
+template <execution_policy Policy, point_function_type F, class T, int Rank, class Space, std::size_t NI,
+          std::size_t NO>
+  requires(Space::host_accessible)
+void apply(const Policy& policy, const F& fn, const distributed_fields<false, T, Rank, Space, NI>& in,
+           const distributed_fields<true, T, Rank, Space, NO>& out,
+           const std::type_identity_t<std::optional<boundary_conditions<Rank>>>& bc = {}) {
+  const std::string who = "tessera::mpi::apply(" + Policy::name() + ", point function)";
+  detail::check_one_domain(who, in, out);
   // Every rank takes the same branches: the reach is a compile-time property of fn, and
   // fill_halos refuses thin blocks on every rank alike.
   tessera::detail::static_for<static_cast<int>(NI)>([&](auto i) {
@@ -101,6 +111,7 @@ void apply(const Policy& policy, const F& fn, const distributed_fields<false, T,
 }
 
 template <execution_policy Policy, point_function_type F, class T, int Rank, class Space, std::size_t NI>
+  requires(Space::host_accessible)
 void apply(const Policy& policy, const F& fn, const distributed_fields<false, T, Rank, Space, NI>& in,
            const distributed_view<T, Rank, Space>& out,
            const std::type_identity_t<std::optional<boundary_conditions<Rank>>>& bc = {}) {
