@@ -9,18 +9,20 @@
 #   each transport, then the scaling runs of tessera-mpi-bench (weak: --local 512^3 on 1
 #   and 2 ranks; strong: --size 768^3 and 384^3 on 1 and 2 ranks).
 # Logs go to $OUT (8 files at most; the bench's CSV lines are in bench.log) (default ./gpu-logs).
+#   MPI_PREFIX=DIR uses the MPI installed there (e.g. a CUDA-aware Open MPI),
 #   MPI_CHECK_SKIP_SANITIZER=1 skips the sanitizers, MPI_CHECK_SKIP_BENCH=1 the scaling
 #   runs, MPI_CHECK_ONLY_BENCH=1 runs only the
 #   scaling runs, BENCH_STEPS / BENCH_REPS pass --steps / --reps (100 / 5).
-set -uo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out="${OUT:-$root/gpu-logs}"
-mkdir -p "$out"
-build="${BUILD_DIR:-$root/build-gpu}"
-cd "$root"
-status=0
-step() { echo; echo "=== $* ($(date +%T))"; }
+# shellcheck source=gpu-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/gpu-common.sh"
 
+# MPI_PREFIX: another MPI than the system's (e.g. an Open MPI built with --with-cuda for the
+# cuda-aware-mpi transport, installed under that prefix): first in PATH, and CMake told so
+mpi_args=()
+if [[ -n "${MPI_PREFIX:-}" ]]; then
+  export PATH="$MPI_PREFIX/bin:$PATH" LD_LIBRARY_PATH="$MPI_PREFIX/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" OPAL_PREFIX="$MPI_PREFIX"
+  mpi_args=(-DMPI_CXX_COMPILER="$MPI_PREFIX/bin/mpicxx" -DMPIEXEC_EXECUTABLE="$MPI_PREFIX/bin/mpirun")
+fi
 # root in a container: Open MPI refuses without these; NVLink multicast stays off
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
 if ! command -v nvcc >/dev/null && [[ -x /usr/local/cuda/bin/nvcc ]]; then export PATH="/usr/local/cuda/bin:$PATH"; fi
@@ -30,12 +32,13 @@ step "device"
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
   nvidia-smi topo -m | head -4
   mpirun --version | head -1
+  ompi_info --parsable 2>/dev/null | grep -m1 mpi_built_with_cuda_support
   ls /usr/include/nccl.h /usr/lib/x86_64-linux-gnu/libnccl.so* 2>/dev/null | head -2
   git -C "$root" log -1 --format='commit %H' 2>/dev/null; } | tee "$out/summary.txt"
 
 step "build"
 BOOTSTRAP_CONFIGURE_ONLY=1 BUILD_DIR="$build" scripts/bootstrap.sh -DCMAKE_CUDA_ARCHITECTURES="${CMAKE_CUDA_ARCHITECTURES:-90}" \
-  -DTESSERA_ENABLE_MPI=ON >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+  -DTESSERA_ENABLE_MPI=ON "${mpi_args[@]}" >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 grep -E "tessera:|NCCL|MPI" "$out/build.log" | head -8 | tee -a "$out/summary.txt"
 targets=(tessera-mpi-bench)
 [[ "${MPI_CHECK_ONLY_BENCH:-0}" == 1 ]] || targets+=(test_mpi test_mpi_device tessera_cli)
@@ -82,7 +85,7 @@ bench_args=(--steps "${BENCH_STEPS:-100}" --reps "${BENCH_REPS:-5}")
     echo "--- weak: -np $np --local 512x512x512"
     timeout 200 "${mpirun_[@]}" -np "$np" "$bench" --local 512x512x512 "${bench_args[@]}" || status=1
   done
-  for size in 768x768x768 ${BENCH_STRONG_MORE:-384x384x384}; do  # the second: where strong scaling fades
+  for size in 768x768x768 ${BENCH_STRONG_MORE-384x384x384}; do  # the second: where strong scaling fades
     for np in 1 2; do
       ((np <= gpus)) || continue
       echo "--- strong: -np $np --size $size"

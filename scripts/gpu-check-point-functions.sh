@@ -6,14 +6,8 @@
 # Kokkos and the analytic solution (and 256^3 timings), compute-sanitizer memcheck,
 # racecheck and initcheck over the point-function cases beside the whole CUDA semantics
 # program, and tessera-bench --smoke. Logs and the CSV go to $OUT (default ./gpu-logs).
-set -uo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out="${OUT:-$root/gpu-logs}"
-mkdir -p "$out"
-build="${BUILD_DIR:-$root/build-gpu}"
-cd "$root"
-status=0
-step() { echo; echo "=== $* ($(date +%T))"; }
+# shellcheck source=gpu-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/gpu-common.sh"
 
 step "device"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$out/summary.txt"

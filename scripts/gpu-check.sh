@@ -10,14 +10,8 @@
 #   only runs the remaining sanitizers on the same build),
 #   GPU_CHECK_ONLY_BENCH=1 builds and runs only the benchmark driver;
 #   BENCH_ARGS passes arguments to tessera-bench (e.g. "--quick --variants").
-set -uo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out="${OUT:-$root/gpu-logs}"
-mkdir -p "$out"
-build="${BUILD_DIR:-$root/build-gpu}"
-cd "$root"
-status=0
-step() { echo; echo "=== $* ($(date +%T))"; }
+# shellcheck source=gpu-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/gpu-common.sh"
 
 step "device"
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv

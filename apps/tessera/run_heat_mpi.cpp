@@ -21,6 +21,7 @@
 #include <tessera/mpi/mpi.hpp>
 
 #include "outputs.hpp"
+#include "rank_rates.hpp"
 #include "policy_names.hpp"
 #include "problems.hpp"
 
@@ -117,29 +118,15 @@ int run_heat3d_mpi_order(const run_options& o) {
 #endif
     }
   });
-  // per-rank rates on rank 0; the aggregate over the slowest rank's time
-  const double local_points = double(dom.local_extents().size());
-  double mine[4] = {seconds, local_points, double(dom.local_extents()[0] * 1000000 + dom.local_extents()[1] * 1000 +
-                                                  dom.local_extents()[2]),
-                    0};
-  std::vector<double> all(static_cast<std::size_t>(4 * size));
-  MPI_Gather(mine, 4, MPI_DOUBLE, all.data(), 4, MPI_DOUBLE, 0, dom.comm());
+  const auto times = gather_rank_times(dom, seconds);  // collective
   int status = 0;
   const auto field = mpi::gather(result);
   if (rank == 0) {
-    double slowest = 0;
-    for (int r = 0; r < size; ++r) slowest = std::max(slowest, all[4 * r]);
     std::printf("heat3d: %s on %d MPI processes (process grid %s, %s), %dx%dx%d %s, order %d, "
                 "%s boundary, dt = %.3e (limit %.3e), %d steps\n",
                 ran_with.c_str(), size, dom.describe_grid().c_str(), exchange.c_str(), n, n, n, o.precision.c_str(), Order,
                 o.boundary.c_str(), dt, limit, o.steps);
-    for (int r = 0; r < size; ++r) {
-      const long long b = static_cast<long long>(all[4 * r + 2]);
-      std::printf("  rank %d: block %lldx%lldx%lld, %.3f s, %.3f GCell-updates/s\n", r, b / 1000000, b / 1000 % 1000,
-                  b % 1000, all[4 * r], all[4 * r + 1] * o.steps / std::max(all[4 * r], 1e-12) * 1e-9);
-    }
-    std::printf("  aggregate: %.3f s, %.3f GCell-updates/s\n", slowest,
-                double(n) * n * n * o.steps / std::max(slowest, 1e-12) * 1e-9);
+    print_rank_rates(times, o.steps);
     const double umax = norm_max(field);
     std::printf("  max |u|: final %.6g\n", umax);
     status = std::isfinite(umax) ? 0 : 1;

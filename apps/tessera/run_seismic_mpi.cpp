@@ -20,6 +20,7 @@
 #include <tessera/mpi/mpi.hpp>
 
 #include "outputs.hpp"
+#include "rank_rates.hpp"
 #include "policy_names.hpp"
 #include "problems.hpp"
 #include "run_seismic.hpp"
@@ -72,16 +73,10 @@ int run_seismic3d_mpi_typed(const run_options& o) {
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
   });
-  // per-rank rates on rank 0; the aggregate over the slowest rank's time
-  const auto& le = dom.local_extents();
-  double mine[3] = {seconds, double(le.size()), double(le[0] * 1000000 + le[1] * 1000 + le[2])};
-  std::vector<double> all(static_cast<std::size_t>(3 * size));
-  MPI_Gather(mine, 3, MPI_DOUBLE, all.data(), 3, MPI_DOUBLE, 0, dom.comm());
+  const auto times = gather_rank_times(dom, seconds);  // collective
   const auto u = mpi::gather(b);
   int status = 0;
   if (rank == 0) {
-    double slowest = 0;
-    for (int r = 0; r < size; ++r) slowest = std::max(slowest, all[3 * r]);
     const double t_end = steps * m.dt;
     std::printf("seismic3d: %s on %d MPI processes (process grid %s, host-staged halo exchange of u), %dx%dx%d %s, "
                 "%s model (c %.2g..%.2g), Ricker f0 %.3g at the centre, sponge %d points, dt = %.3e (limit %.3e), "
@@ -89,13 +84,7 @@ int run_seismic3d_mpi_typed(const run_options& o) {
                 ran_with.c_str(), size, dom.describe_grid().c_str(), n, n, n, o.precision.c_str(),
                 m.homogeneous ? "homogeneous" : "layered", m.c_min, m.c_max, m.f0, m.sponge, m.dt, m.limit, steps,
                 t_end);
-    for (int r = 0; r < size; ++r) {
-      const long long blk = static_cast<long long>(all[3 * r + 2]);
-      std::printf("  rank %d: block %lldx%lldx%lld, %.3f s, %.3f GCell-updates/s\n", r, blk / 1000000,
-                  blk / 1000 % 1000, blk % 1000, all[3 * r], all[3 * r + 1] * steps / std::max(all[3 * r], 1e-12) * 1e-9);
-    }
-    std::printf("  aggregate: %.3f s, %.3f GCell-updates/s\n", slowest,
-                double(n) * n * n * steps / std::max(slowest, 1e-12) * 1e-9);
+    print_rank_rates(times, steps);
     const double umax = norm_max(u);
     std::printf("  max |u| %.4g\n", umax);
     status = std::isfinite(umax) ? 0 : 1;

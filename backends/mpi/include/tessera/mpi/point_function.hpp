@@ -43,20 +43,27 @@ struct distributed_fields {
   }
 };
 
+namespace detail {
+template <bool Output, class T, int Rank, class Space, class... Views>
+distributed_fields<Output, T, Rank, Space, 1 + sizeof...(Views)> distributed_group(const distributed_view<T, Rank, Space>& first,
+                                                                                  const Views&... rest) {
+  static_assert((std::is_same_v<Views, distributed_view<T, Rank, Space>> && ...),
+                "tessera::mpi::inputs / outputs: every field must be a distributed_view of the first one's type, rank "
+                "and space");
+  return {{first, rest...}};
+}
+}  // namespace detail
+
 template <class T, int Rank, class Space, class... Views>
 distributed_fields<false, T, Rank, Space, 1 + sizeof...(Views)> inputs(const distributed_view<T, Rank, Space>& first,
                                                                       const Views&... rest) {
-  static_assert((std::is_same_v<Views, distributed_view<T, Rank, Space>> && ...),
-                "tessera::mpi::inputs: every field must be a distributed_view of the first one's type, rank and space");
-  return {{first, rest...}};
+  return detail::distributed_group<false>(first, rest...);
 }
 
 template <class T, int Rank, class Space, class... Views>
 distributed_fields<true, T, Rank, Space, 1 + sizeof...(Views)> outputs(const distributed_view<T, Rank, Space>& first,
                                                                       const Views&... rest) {
-  static_assert((std::is_same_v<Views, distributed_view<T, Rank, Space>> && ...),
-                "tessera::mpi::outputs: every field must be a distributed_view of the first one's type, rank and space");
-  return {{first, rest...}};
+  return detail::distributed_group<true>(first, rest...);
 }
 
 namespace detail {
