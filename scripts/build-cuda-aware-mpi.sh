@@ -34,4 +34,4 @@ cd openmpi-4.1*/
   --without-verbs --without-ofi --without-psm2 --disable-man-pages --disable-static --disable-io-romio \
   --with-hwloc=internal --with-libevent=internal --with-pmix=internal --enable-mca-no-build=btl-uct
 make -j "$(nproc)" install
-"$prefix/bin/ompi_info" --parsable | grep mpi_built_with_cuda_support
+"$prefix/bin/ompi_info" --parsable --all | grep "built_with_cuda_support:value"

@@ -12,7 +12,8 @@
 #   MPI_PREFIX=DIR uses the MPI installed there (e.g. a CUDA-aware Open MPI),
 #   MPI_CHECK_SKIP_SANITIZER=1 skips the sanitizers, MPI_CHECK_SKIP_BENCH=1 the scaling
 #   runs, MPI_CHECK_ONLY_BENCH=1 runs only the
-#   scaling runs, BENCH_STEPS / BENCH_REPS pass --steps / --reps (100 / 5).
+#   scaling runs, BENCH_STEPS / BENCH_REPS pass --steps / --reps (100 / 5); TEST_TIMEOUT,
+#   APP_TIMEOUT, BENCH_TIMEOUT bound each mpirun (300, 120, 200 s).
 # shellcheck source=gpu-common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-common.sh"
 
@@ -32,7 +33,7 @@ step "device"
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
   nvidia-smi topo -m | head -4
   mpirun --version | head -1
-  ompi_info --parsable 2>/dev/null | grep -m1 mpi_built_with_cuda_support
+  ompi_info --parsable --all 2>/dev/null | grep -m1 "built_with_cuda_support:value"
   ls /usr/include/nccl.h /usr/lib/x86_64-linux-gnu/libnccl.so* 2>/dev/null | head -2
   git -C "$root" log -1 --format='commit %H' 2>/dev/null; } | tee "$out/summary.txt"
 
@@ -53,7 +54,7 @@ if [[ "${MPI_CHECK_ONLY_BENCH:-0}" != 1 ]]; then
 step "test_mpi_device on 1 and 2 ranks, and the mpirun ctest cases"
 for np in 1 2; do
   echo "##### mpirun -np $np test_mpi_device" >>"$out/tests.log"
-  timeout 300 "${mpirun_[@]}" -np "$np" "$device_tests" >"$build/device_np$np.log" 2>&1 || status=1
+  timeout "${TEST_TIMEOUT:-300}" "${mpirun_[@]}" -np "$np" "$device_tests" >"$build/device_np$np.log" 2>&1 || status=1
   cat "$build/device_np$np.log" >>"$out/tests.log"
   echo "np $np: $(grep -E "test cases:" "$build/device_np$np.log" | sort | uniq -c)"
   grep -E "skipped:|ERROR|FAILED|error" "$build/device_np$np.log" | sed 's/0x[0-9a-f]*//' | sort | uniq -c | head -10
@@ -63,14 +64,14 @@ ctest --test-dir "$build" -R "^mpi\.|app\.mpi|transport|perf.mpi" -E "device_np"
 grep -E "tests passed|Skipped|\(Failed\)|Not Run|Total Test time" "$out/ctest.log" | head -30 | tee -a "$out/summary.txt"
 
 step "the main job: mpirun -np 2 tessera run --problem heat3d --validate, CPU and GPUs"
-{ timeout 120 "${mpirun_[@]}" -np 2 "$cli" run --problem heat3d --validate || status=1
+{ timeout "${APP_TIMEOUT:-120}" "${mpirun_[@]}" -np 2 "$cli" run --problem heat3d --validate || status=1
   for t in nccl host-staged cuda-aware-mpi; do
     echo "--- cuda:automatic, --transport $t"
-    timeout 120 "${mpirun_[@]}" -np 2 "$cli" run --problem heat3d --size 128 --steps 100 --policy cuda:automatic \
+    timeout "${APP_TIMEOUT:-120}" "${mpirun_[@]}" -np 2 "$cli" run --problem heat3d --size 128 --steps 100 --policy cuda:automatic \
       --transport "$t" --validate || { [[ $t == cuda-aware-mpi ]] || status=1; }
   done
   echo "--- the default transport, periodic, 4 ranks on 2 GPUs (host-staged: two ranks share a GPU)"
-  timeout 120 "${mpirun_[@]}" -np 4 --oversubscribe "$cli" run --problem heat3d --size 96 --steps 40 --boundary periodic \
+  timeout "${APP_TIMEOUT:-120}" "${mpirun_[@]}" -np 4 --oversubscribe "$cli" run --problem heat3d --size 96 --steps 40 --boundary periodic \
     --policy cuda:automatic --validate || status=1
 } 2>&1 | tee "$out/app.log" | grep -E "MPI processes|halo exchange|aggregate|rank [0-9]:|single-process|pass|FAIL|error|refused|needs" | head -40
 grep -q "FAIL" "$out/app.log" && status=1
@@ -83,13 +84,13 @@ bench_args=(--steps "${BENCH_STEPS:-100}" --reps "${BENCH_REPS:-5}")
 { for np in 1 2; do
     ((np <= gpus)) || continue
     echo "--- weak: -np $np --local 512x512x512"
-    timeout 200 "${mpirun_[@]}" -np "$np" "$bench" --local 512x512x512 "${bench_args[@]}" || status=1
+    timeout "${BENCH_TIMEOUT:-200}" "${mpirun_[@]}" -np "$np" "$bench" --local 512x512x512 "${bench_args[@]}" || status=1
   done
   for size in 768x768x768 ${BENCH_STRONG_MORE-384x384x384}; do  # the second: where strong scaling fades
     for np in 1 2; do
       ((np <= gpus)) || continue
       echo "--- strong: -np $np --size $size"
-      timeout 200 "${mpirun_[@]}" -np "$np" "$bench" --size "$size" "${bench_args[@]}" || status=1
+      timeout "${BENCH_TIMEOUT:-200}" "${mpirun_[@]}" -np "$np" "$bench" --size "$size" "${bench_args[@]}" || status=1
     done
   done
 } 2>&1 | tee "$out/bench.log" | tee -a "$out/summary.txt"

@@ -4,7 +4,8 @@
 //   host_staged     pack on the GPU, copy to pinned host memory, MPI_Sendrecv, copy back,
 //                   unpack: works with every MPI; costs two PCIe/C2C crossings a message.
 //   cuda_aware_mpi  MPI_Sendrecv on the device buffers: needs an MPI built with CUDA
-//                   support (Open MPI: ompi_info says mpi_built_with_cuda_support:value:true).
+//                   support (Open MPI: `ompi_info --parsable --all` says built_with_cuda_support:value:true;
+//                   scripts/build-cuda-aware-mpi.sh builds one).
 //   nccl            ncclSend/ncclRecv in a group on the exchange's stream: GPU to GPU over
 //                   NVLink where there is one, no host in the path, nothing blocks the host.
 //                   Needs tessera built with NCCL (found by CMake: TESSERA_MPI_NCCL).
@@ -55,7 +56,7 @@ constexpr bool nccl_available() {
 inline std::string transport_unavailable_reason(transport t) {
   if (t == transport::cuda_aware_mpi && !cuda_aware_mpi_available())
     return "this MPI does not take device pointers (built without CUDA support: Open MPI's ompi_info "
-           "--parsable | grep mpi_built_with_cuda_support); use transport nccl or host-staged";
+           "--parsable --all | grep built_with_cuda_support); use transport nccl or host-staged";
   if (t == transport::nccl && !nccl_available())
     return "tessera was built without NCCL (CMake found no nccl.h / libnccl; set NCCL_ROOT and "
            "reconfigure); use transport host-staged";
