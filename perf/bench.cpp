@@ -24,6 +24,7 @@
 
 #include <tessera/tessera.hpp>
 
+#include "median.hpp"
 #include "point_bench.hpp"
 #include "user_case.hpp"
 #include "variants.hpp"
@@ -58,10 +59,7 @@ struct result {
   bool ran = false;
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
+using tessera::bench::median;
 
 /// Fills r's times (median/min/max of t, ms) and the rates derived from the median:
 /// points per second, ideal bytes per second and their fraction of the roofline.

@@ -21,6 +21,7 @@
 #include <tessera/mpi/mpi.hpp>
 #include <tessera/tessera.hpp>
 
+#include "median.hpp"
 #include "user_case.hpp"
 
 namespace ts = tessera;
@@ -50,8 +51,7 @@ double median_seconds(int reps, MPI_Comm comm, F&& run) {
     run();
     t.push_back(slowest(MPI_Wtime() - t0, comm));
   }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return ts::bench::median(t);
 }
 
 /// A smooth field: 1 + a bump, so that every sweep does real arithmetic.

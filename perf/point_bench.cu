@@ -1,5 +1,6 @@
 // tessera-bench's point-function section: see point_bench.hpp.
 #include "point_bench.hpp"
+#include "median.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -51,10 +52,7 @@ std::string variant_name(Policy<Args...> p) {
 }
 std::string variant_name(cu::automatic) { return cu::automatic::name(); }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using tessera::bench::median;
 
 /// Times fn over (in, out) on naive, pipelined, the Variants and automatic; checks each
 /// against naive.

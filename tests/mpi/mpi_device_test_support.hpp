@@ -8,6 +8,7 @@
 
 #include <tessera/mpi/mpi.hpp>
 
+#include "../support/cuda_support.hpp"
 #include "mpi_test_support.hpp"
 
 namespace mpi_test {

@@ -2,9 +2,11 @@
 // What the distributed suites (test_mpi.cpp on host views, test_mpi_device.cpp on device
 // views) share: process grids of the world's size, boundary cases, and the comparison of
 // a rank's block with the matching part of a global field.
+#include <doctest/doctest.h>
 #include <mpi.h>
 
 #include <array>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -100,6 +102,23 @@ std::string bc_text(const auto& bc) {
   std::string s;
   for (const auto& f : bc.faces) s += ts::to_string(f.kind).substr(0, 3) + " ";
   return s;
+}
+
+/// Runs the program's doctest cases on every rank (rank 0 reports in full, the others
+/// failures only) and, when no rank failed, prints "<suite>: N processes, every rank
+/// passed" on rank 0 (what ctest's pass pattern looks for). Returns the worst rank's
+/// result, for main to return after MPI_Finalize.
+inline int run_cases_on_every_rank(int argc, char** argv, const char* suite) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  doctest::Context ctx(argc, argv);
+  if (rank != 0) ctx.setOption("minimal", true);
+  const int mine = ctx.run();
+  int worst = 0;
+  MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (rank == 0 && worst == 0) std::printf("%s: %d processes, every rank passed\n", suite, size);
+  return worst;
 }
 
 }  // namespace mpi_test

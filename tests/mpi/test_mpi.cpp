@@ -260,15 +260,7 @@ TEST_CASE("a distributed view written as .pvti pieces reads back whole, in ParaV
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  doctest::Context ctx(argc, argv);
-  if (rank != 0) ctx.setOption("minimal", true);  // other ranks report failures only
-  const int mine = ctx.run();
-  int worst = 0;
-  MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (rank == 0 && worst == 0) std::printf("tessera mpi suite: %d processes, every rank passed\n", size);
+  const int worst = run_cases_on_every_rank(argc, argv, "tessera mpi suite");
   MPI_Finalize();
   return worst;
 }

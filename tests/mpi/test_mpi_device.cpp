@@ -78,16 +78,14 @@ TEST_CASE_TEMPLATE("device halos equal the host fill_halos bit for bit, every tr
 template <class P, class S, class T>
 ts::View<T, 3> reference(const ts::stencil<S, T>& st, const ts::View<T, 3>& init, int steps,
                          const ts::boundary_conditions<3>& bc) {
-  ts::View<T, 3, ts::CudaSpace> a("a", init.layout()), b("b", init.layout());
-  ts::deep_copy(a, init);
+  auto a = to_device(init, "a");
+  ts::View<T, 3, ts::CudaSpace> b("b", init.layout());
   for (int k = 0; k < steps; ++k) {
     ts::fill_ghosts(a, bc);
     ts::apply(P{}, st, a, b);
     std::swap(a, b);
   }
-  ts::View<T, 3> out("reference", init.layout());
-  ts::deep_copy(out, a);
-  return out;
+  return to_host(a);
 }
 
 template <class P, class S, class T>
@@ -229,12 +227,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   cudaSetDevice(node.rank % gpus);
-  doctest::Context ctx(argc, argv);
-  if (rank != 0) ctx.setOption("minimal", true);
-  const int mine = ctx.run();
-  int worst = 0;
-  MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (rank == 0 && worst == 0) std::printf("tessera mpi device suite: %d processes, every rank passed\n", size);
+  const int worst = run_cases_on_every_rank(argc, argv, "tessera mpi device suite");
   MPI_Finalize();
   return worst;
 }

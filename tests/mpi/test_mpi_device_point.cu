@@ -20,13 +20,6 @@ using namespace mpi_test;
 
 namespace {
 
-template <class T, int Rank>
-ts::View<T, Rank, ts::CudaSpace> on_device(const ts::View<T, Rank>& h) {
-  ts::View<T, Rank, ts::CudaSpace> d(h.label() + "_d", h.layout());
-  ts::deep_copy(d, h);
-  return d;
-}
-
 /// A distributed device copy of global field g: ghosts hold 7 (not the neighbours'
 /// values), so only an exchange makes them right.
 template <class T>
@@ -52,7 +45,7 @@ void check_device_point_functions(std::uint64_t seed) {
     // one process: ghosts by the boundary conditions, then the same kernels
     ts::View<T, 3> wave_ref("wave_ref", global, 0), diff_ref("diff_ref", global, 0);
     {
-      auto gu = on_device(u), gk = on_device(k), gup = on_device(up), gc2 = on_device(c2);
+      auto gu = to_device(u, "u_d"), gk = to_device(k, "k_d"), gup = to_device(up, "u_prev_d"), gc2 = to_device(c2, "c2_d");
       ts::fill_ghosts(gu, bc), ts::fill_ghosts(gk, bc);
       ts::View<T, 3, ts::CudaSpace> w("w", global, 0), dk("dk", global, 0);
       ts::apply(P{}, wave, ts::inputs(gup, gu, gc2), ts::outputs(w));
