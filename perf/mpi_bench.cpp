@@ -13,6 +13,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -32,8 +33,11 @@ namespace {
 constexpr const char* usage =
     "usage: mpirun -np N tessera-mpi-bench [--size AxBxC | --local AxBxC] [--steps S (100)] [--reps R (5)]\n"
     "                                      [--transport nccl|host-staged|cuda-aware-mpi|all (all)]\n"
+    "                                      [--grid slab|mpi (slab)]\n"
     "  --size: the global grid (strong scaling); --local: each rank's block, the global grid\n"
-    "  growing along axis 0 with the ranks (weak scaling). Default --local 512x512x512.\n";
+    "  growing along axis 0 with the ranks (weak scaling). Default --local 512x512x512.\n"
+    "  --grid slab: every rank along axis 0 where blocks keep 4 planes (overlapping_process_grid,\n"
+    "  the grid that overlaps), mpi: MPI_Dims_create's grid (e.g. 2x2x2 for 8 ranks, no overlap).\n";
 
 double slowest(double mine, MPI_Comm comm) {
   double worst = 0;
@@ -80,6 +84,7 @@ int main(int argc, char** argv) {
   bool weak = true;
   int steps = 100, reps = 5;
   std::string transports = "all";
+  bool slab = true;
   std::string size_text = "512x512x512";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -98,6 +103,9 @@ int main(int argc, char** argv) {
       const long n = std::strtol(v.c_str(), &end, 10);
       if (v.empty() || *end || n < 1 || n > 100000) return fail(rank, a + " wants an integer from 1 to 100000, got '" + v + "'");
       (a == "--steps" ? steps : reps) = static_cast<int>(n);
+    } else if (a == "--grid") {
+      if (v != "slab" && v != "mpi") return fail(rank, "--grid wants slab or mpi, got '" + v + "'");
+      slab = v == "slab";
     } else if (a == "--transport") {
       if (v != "all" && !tmpi::transport_by_name(v))
         return fail(rank, "--transport wants nccl, host-staged, cuda-aware-mpi or all, got '" + v + "'");
@@ -121,7 +129,8 @@ int main(int argc, char** argv) {
       list.push_back(t);
 
   using T = float;
-  const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, global);
+  const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, global, {},
+                                      slab ? tmpi::overlapping_process_grid(global, size, 1) : std::array<int, 3>{});
   const auto bytes_needed = 2.0 * double(dom.local_extents().size()) * sizeof(T) * 1.1;
   const auto mem = ts::cuda::device_memory();
   if (double(mem.free) < bytes_needed)

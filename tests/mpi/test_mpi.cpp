@@ -51,6 +51,30 @@ TEST_CASE("the blocks of a domain tile the global grid, neighbours agree") {
   }
 }
 
+TEST_CASE("overlapping_process_grid: a slab while every block keeps 4 ghost widths of axis 0, else MPI chooses") {
+  const int p = world_size();
+  for (int ghost : {1, 2, 4}) {
+    for (ts::index_t n0 : {ts::index_t(4 * ghost * p), ts::index_t(4 * ghost * p + p - 1), ts::index_t(4 * ghost * p - 1)}) {
+      const ts::extents<3> global{n0, 7, 5};
+      const auto dims = tmpi::overlapping_process_grid(global, p, ghost);
+      INFO("ghost " << ghost << ", n0 " << n0 << ", " << p << " processes");
+      const bool slab = p > 1 && n0 / p >= 4 * ghost;
+      CHECK(dims == (slab ? std::array<int, 3>{p, 1, 1} : std::array<int, 3>{0, 0, 0}));
+      // either way it is a grid cartesian_domain accepts; a slab's thinnest block holds 4g planes
+      const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, global, {}, dims);
+      if (slab) {
+        CHECK(dom.dims() == std::array<int, 3>{p, 1, 1});
+        long long mine = dom.local_extents()[0], thinnest = 0;
+        MPI_Allreduce(&mine, &thinnest, 1, MPI_LONG_LONG, MPI_MIN, dom.comm());
+        CHECK(thinnest >= 4 * ghost);
+      }
+    }
+  }
+  CHECK(tmpi::overlapping_process_grid(ts::extents<3>{1000, 10, 10}, 1, 1) == std::array<int, 3>{0, 0, 0});
+  CHECK(tmpi::overlapping_process_grid(ts::extents<1>{1000}, 4, 1) == std::array<int, 1>{0});
+  CHECK(tmpi::overlapping_process_grid(ts::extents<2>{1000, 10}, 4, 0) == std::array<int, 2>{0, 0});
+}
+
 TEST_CASE("a domain refuses an axis with fewer points than processes, by name") {
   const int p = world_size();
   if (p > 1) {

@@ -138,4 +138,22 @@ class cartesian_domain {
   int rank_ = 0;
 };
 
+/// A process grid that lets a distributed device step overlap its halo exchange with the
+/// sweep: a slab, every process along axis 0 ({processes, 1, ...}), where each block keeps
+/// at least 4 * ghost planes of axis 0 (so the planes swept while axis 0's halos travel
+/// outnumber the 2 * ghost planes swept after them); otherwise all zeros, which lets
+/// MPI_Dims_create choose. mpi::iterate overlaps on slabs only (device_iterate.hpp).
+/// A slab sends 2 faces of n1 x n2 a rank where a cube of P ranks sends smaller ones, so it
+/// moves more bytes for P > 2; within a node (NVLink) the overlap hides them. Pass the
+/// result as cartesian_domain's dims.
+template <int Rank>
+std::array<int, Rank> overlapping_process_grid(const extents<Rank>& global, int processes, int ghost) {
+  std::array<int, Rank> dims{};
+  if (Rank < 2 || processes < 2 || ghost < 1) return dims;
+  if (global[0] / processes < 4 * index_t(ghost)) return dims;
+  dims.fill(1);
+  dims[0] = processes;
+  return dims;
+}
+
 }  // namespace tessera::mpi
