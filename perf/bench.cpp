@@ -297,10 +297,11 @@ struct stepping_case {
 /// boundary fill and with each boundary kind on every face, per step against the
 /// one-sweep floor: a step moves at least 2 * points * sizeof(T) bytes, so the fraction
 /// of the copy bandwidth is also GCell-updates/s over the floor (copy GB/s / (2 sizeof T)).
-/// Every row is checked against the same iterate with cuda::naive.
+/// Every row is checked against the same iterate with cuda::naive. one_by_one: also time
+/// each row with launch_graphs = false (every step's kernels launched alone), for the note.
 template <class S, class T, int Rank>
 void run_iterate_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, std::vector<result>& out,
-                      bool& all_agree) {
+                      bool& all_agree, bool one_by_one = false) {
   const int steps = opt.smoke ? 3 : 100;
   const stepping_case<S, T, Rank> c0(e);
   const double points = static_cast<double>(e.size());
@@ -337,6 +338,14 @@ void run_iterate_case(const options& opt, const ts::extents<Rank>& e, double cop
     }
     if (!opt.smoke) {
       summarise(r, c0.per_step_ms(cu::automatic{}, steps, io, std::max(3, opt.reps / 4)), points, ideal, copy_gbs);
+      if (one_by_one) {  // the same steps without step graphs
+        auto alone = io;
+        alone.launch_graphs = false;
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "; one by one %.4f ms",
+                      median(c0.per_step_ms(cu::automatic{}, steps, alone, std::max(3, opt.reps / 4))));
+        r.note += buf;
+      }
       if (kc.bc) {  // one fill alone, for the note
         events ev;
         std::vector<double> f;
@@ -642,7 +651,8 @@ int main(int argc, char** argv) {
                 "  GPU section: every CUDA policy against cudaMemcpy device-to-device (--quick: the\n"
                 "  six target cases; --variants: pipelined tile/depth variants too).\n"
                 "  iterate section (with --quick; --iterate: it alone): 100 steps of cuda:automatic per\n"
-                "  boundary kind, per step against the copy floor (7-point fp32 512^3 and 256^3, fp64 384^3).\n"
+                "  boundary kind, per step against the copy floor (7-point fp32 512^3 and 256^3, fp64 384^3;\n"
+                "  160^3 and 128^3 also without step graphs: 'one by one' in the note).\n"
                 "  fused section (with --quick; --fused: it alone): 100 steps with Dirichlet faces, one sweep\n"
                 "  per step (cuda:automatic) against cuda:temporal-blocking at several steps per pass, in\n"
                 "  GCell-updates/s and as a multiple of the one-sweep floor (copy GB/s / (2 sizeof T)).\n"
@@ -762,6 +772,10 @@ int main(int argc, char** argv) {
       run_iterate_case<ts::star<3, 1>, float>(opt, ts::extents<3>{512, 512, 512}, copy_gbs, rs, agree);
       run_iterate_case<ts::star<3, 1>, float>(opt, ts::extents<3>{256, 256, 256}, copy_gbs, rs, agree);
       run_iterate_case<ts::star<3, 1>, double>(opt, ts::extents<3>{384, 384, 384}, copy_gbs, rs, agree);
+      // small grids, where launches cost as much as the sweep: step graphs against none
+      run_iterate_case<ts::star<3, 1>, float>(opt, ts::extents<3>{160, 160, 160}, copy_gbs, rs, agree, true);
+      run_iterate_case<ts::star<3, 1>, float>(opt, ts::extents<3>{128, 128, 128}, copy_gbs, rs, agree, true);
+      run_iterate_case<ts::star<3, 1>, double>(opt, ts::extents<3>{128, 128, 128}, copy_gbs, rs, agree, true);
     }
     // fused time stepping (issue #16's temporal-blocking targets)
     namespace tb = ts::bench;

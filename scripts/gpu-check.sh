@@ -6,6 +6,8 @@
 #   run the demo and the benchmark driver. Logs go to $OUT (default ./gpu-logs).
 #   GPU_CHECK_SKIP_BENCH=1 skips the benchmark, GPU_CHECK_SKIP_SANITIZER=1 the sanitizers,
 #   GPU_CHECK_SANITIZER_TOOLS picks some of them ("memcheck racecheck initcheck"),
+#   GPU_CHECK_SANITIZER_CASES limits them to doctest test cases ("*step graphs*,*iterate*"),
+#   GPU_CHECK_SANITIZER_PROGRAMS to some programs ("test_cuda_semantics"),
 #   GPU_CHECK_SKIP_TESTS=1 skips ctest and the command runs (e.g. for a second call that
 #   only runs the remaining sanitizers on the same build),
 #   GPU_CHECK_ONLY_BENCH=1 builds and runs only the benchmark driver;
@@ -44,8 +46,10 @@ step "compute-sanitizer (memcheck, racecheck, initcheck) on the CUDA test progra
 # sanitizer counts every failed API call as an error. ctest above runs it.
 san() {  # tool program
   local log="$build/sanitizer-$1-$(basename "$2").log"
+  local cases=()
+  [[ -n "${GPU_CHECK_SANITIZER_CASES:-}" ]] && cases=(--test-case="$GPU_CHECK_SANITIZER_CASES")
   timeout "${GPU_CHECK_SANITIZER_TIMEOUT:-540}" compute-sanitizer --tool "$1" --error-exitcode 3 "$2" \
-    --test-case-exclude='*allocation that cannot succeed*' >"$log" 2>&1
+    --test-case-exclude='*allocation that cannot succeed*' "${cases[@]}" >"$log" 2>&1
   local rc=$?
   echo "$1 $(basename "$2"): exit $rc; $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)"
   grep -E "test cases:" "$log" | tail -1
@@ -53,7 +57,7 @@ san() {  # tool program
 }
 pids=()
 for tool in ${GPU_CHECK_SANITIZER_TOOLS:-memcheck racecheck initcheck}; do
-  for prog in test_cuda_cross_validation test_cuda_semantics; do
+  for prog in ${GPU_CHECK_SANITIZER_PROGRAMS:-test_cuda_cross_validation test_cuda_semantics}; do
     san "$tool" "$build/tests/cuda/$prog" &
     pids+=($!)
   done

@@ -1,6 +1,11 @@
 // iterate and boundary fills with CUDA views and policies.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
 #include "../support/cuda_support.hpp"
 #include "../support/fused_checks.hpp"
 #include "../support/iterate_checks.hpp"
@@ -143,4 +148,120 @@ TEST_CASE("fused steps: automatic fuses the cases its fusion table measured fast
   const int k = cu::fused_steps(cu::automatic{}, five, ts::extents<2>{8192, 8192}, dirichlet);
   if (cu::current_device_limits().name == "NVIDIA H100 80GB HBM3") CHECK(k > 1);
   CHECK(k == cu::fusion_choice(cu::current_device_limits(), five, ts::extents<2>{8192, 8192}, dirichlet));
+}
+
+// Step graphs (tessera/cuda/step_graph.hpp): iterate records blocks of steps as CUDA graphs
+// and launches them; the result must be the one of launching every kernel, bit for bit.
+namespace {
+
+struct graph_use {
+  long long recorded = 0, launched = 0;
+};
+
+/// The graphs iterate records and launches for `steps` steps with callbacks every `every`:
+/// its loop, replayed on counts (a block where 2 or more are left before the next
+/// callback, never at step 0).
+graph_use expected_graphs(int steps, int every) {
+  const int block = ts::detail::graph_block_steps;
+  graph_use use;
+  int k = 0;
+  while (k < steps) {
+    const int stop = every > 0 ? std::min(steps, (k / every + 1) * every) : steps;
+    while (k < stop) {
+      if (k > 0 && stop - k >= 2 * block) {
+        ++use.recorded;
+        use.launched += (stop - k) / block;
+        k += (stop - k) / block * block;
+      } else {
+        ++k;
+      }
+    }
+  }
+  return use;
+}
+long long expected_graph_launches(int steps, int every) { return expected_graphs(steps, every).launched; }
+
+template <class Policy, class S, class T>
+void check_step_graphs(const ts::extents<S::rank>& n, int steps, boundary_case bcase, std::uint64_t seed, int every = 0) {
+  constexpr int Rank = S::rank;
+  const int g = ts::shape_traits<S>::radius;
+  const auto st = bounded_stencil<S, T>(seed, true);
+  ts::View<T, Rank> u0("u0", n, g), scratch0("scratch0", n, g);
+  fill_random(u0, seed + 2);
+  poison(scratch0);
+  struct run_result {
+    ts::View<T, Rank> field;
+    bool in_u;
+    std::vector<std::pair<int, ts::View<T, Rank>>> calls;
+  };
+  auto run = [&](bool graphs) {
+    auto u = on_space<T, Rank, ts::CudaSpace>(u0, "u"), s = on_space<T, Rank, ts::CudaSpace>(scratch0, "scratch");
+    run_result r;
+    ts::iterate_options<T, Rank, ts::CudaSpace> o;
+    o.boundary = make_boundary<Rank>(bcase, seed + 1);
+    o.launch_graphs = graphs;
+    o.every = every;
+    if (every > 0)
+      o.callback = [&](int step, const ts::View<T, Rank, ts::CudaSpace>& cur) { r.calls.emplace_back(step, snapshot(cur)); };
+    const auto out = ts::iterate(Policy{}, st, u, s, steps, o);
+    r.field = snapshot(out);
+    r.in_u = out.data() == u.data();
+    return r;
+  };
+  INFO(Policy::name() << " " << ts::shape_name<S>() << (sizeof(T) == 8 ? " double " : " float ") << n.to_string() << ", "
+                      << steps << " steps, boundary " << to_string(bcase) << ", callback every " << every);
+  const run_result one_by_one = run(false);
+  const auto before = cu::step_graphs_so_far();
+  const run_result graphed = run(true);
+  const auto after = cu::step_graphs_so_far();
+  // automatic may fuse steps instead (its fusion table, this device): then no graph
+  graph_use expected = expected_graphs(steps, every);
+  if constexpr (std::is_same_v<Policy, cu::automatic>)
+    if (fused_steps(Policy{}, st, n, make_boundary<Rank>(bcase, seed + 1)) >= 1) expected = {};
+  CHECK(after.launched - before.launched == expected.launched);
+  CHECK(after.recorded - before.recorded == expected.recorded);
+  CHECK(after.refused == before.refused);
+  CHECK(graphed.in_u == one_by_one.in_u);
+  CHECK(padded_difference(graphed.field, one_by_one.field) == 0.0);  // ghosts included
+  REQUIRE(graphed.calls.size() == one_by_one.calls.size());
+  for (std::size_t i = 0; i < graphed.calls.size(); ++i) {
+    CHECK(graphed.calls[i].first == one_by_one.calls[i].first);
+    CHECK(padded_difference(graphed.calls[i].second, one_by_one.calls[i].second) == 0.0);
+  }
+  // and both are the field: against host::serial stepping one sweep at a time
+  auto hu = snapshot(u0), hs = snapshot(scratch0);
+  ts::iterate_options<T, Rank, ts::HostSpace> ho;
+  ho.boundary = make_boundary<Rank>(bcase, seed + 1);
+  const auto want = snapshot(ts::iterate(ts::host::serial{}, st, hu, hs, steps, ho));
+  CHECK(padded_difference(graphed.field, want) <= (sizeof(T) == 8 ? 1e-12 : 2e-5));
+}
+
+}  // namespace
+
+TEST_CASE("step graphs: iterate's recorded blocks equal launching every step, bit for bit, every boundary kind") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  // the counts the checks expect: 33 steps are 1 alone + 2 blocks; 100: 1 + 6 blocks + 3
+  CHECK(expected_graph_launches(33, 0) == 2);
+  CHECK(expected_graph_launches(100, 0) == 6);
+  CHECK(expected_graph_launches(32, 0) == 0);  // 31 left after the first: one block would not pay
+  for (const auto c : every_case) {
+    check_step_graphs<cu::naive<>, ts::star<3, 1>, float>(ts::extents<3>{21, 19, 37}, 100, c, 31);
+    check_step_graphs<cu::pipelined<>, ts::star<3, 1>, double>(ts::extents<3>{21, 19, 37}, 33, c, 32);
+    check_step_graphs<cu::naive<>, ts::star<2, 1>, double>(ts::extents<2>{45, 67}, 47, c, 33);
+  }
+  check_step_graphs<cu::vector_streaming<>, ts::star<3, 1>, float>(ts::extents<3>{40, 33, 70}, 65, boundary_case::mixed, 34);
+  check_step_graphs<cu::automatic, ts::star<3, 1>, float>(ts::extents<3>{40, 33, 70}, 65, boundary_case::periodic, 35);
+  check_step_graphs<cu::shared_streaming<>, ts::box<3, 1>, float>(ts::extents<3>{23, 17, 41}, 40, boundary_case::neumann, 36);
+  check_step_graphs<cu::naive<>, ts::star<3, 2>, float>(ts::extents<3>{23, 17, 41}, 40, boundary_case::dirichlet, 37);
+}
+
+TEST_CASE("step graphs: blocks between callbacks, and none where fewer than two blocks are left") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  CHECK(expected_graph_launches(77, 40) == 4);  // [1, 33) and [40, 72) as blocks
+  CHECK(expected_graphs(77, 40).recorded == 2);
+  CHECK(expected_graph_launches(100, 20) == 0);
+  for (const auto c : {boundary_case::dirichlet, boundary_case::periodic, boundary_case::mixed}) {
+    check_step_graphs<cu::naive<>, ts::star<3, 1>, float>(ts::extents<3>{21, 19, 37}, 77, c, 41, 40);
+    check_step_graphs<cu::naive<>, ts::star<3, 1>, double>(ts::extents<3>{21, 19, 37}, 100, c, 42, 20);
+  }
 }

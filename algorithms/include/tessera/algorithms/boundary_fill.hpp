@@ -3,6 +3,7 @@
 // boundary conditions `bc` (core/boundary.hpp), on the host or — for CUDA views — on the
 // device. Interior points are never written.
 #include <string>
+#include <utility>
 
 #include "tessera/core/boundary.hpp"
 #include "tessera/core/errors.hpp"
@@ -36,12 +37,13 @@ void check_boundary_conditions(const View<T, Rank, Space>& v, const boundary_con
 
 /// Fills the ghost layer of v from its interior by bc. The fill runs in v's memory space:
 /// fill_ghosts_in is found by argument-dependent lookup on the space (the host's in
-/// backends/host, each other backend's beside its space).
-template <class T, int Rank, class Space>
-void fill_ghosts(const View<T, Rank, Space>& v, const boundary_conditions<Rank>& bc) {
+/// backends/host, each other backend's beside its space). `extra` goes to the space's
+/// fill (a CUDA stream for CudaSpace views).
+template <class T, int Rank, class Space, class... Extra>
+void fill_ghosts(const View<T, Rank, Space>& v, const boundary_conditions<Rank>& bc, Extra&&... extra) {
   detail::check_boundary_conditions(v, bc);
   if (v.ghost() == 0) return;
-  fill_ghosts_in(Space{}, v.accessor(), bc);
+  fill_ghosts_in(Space{}, v.accessor(), bc, std::forward<Extra>(extra)...);
 }
 
 }  // namespace tessera

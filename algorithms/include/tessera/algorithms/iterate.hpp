@@ -20,11 +20,20 @@
 // out (to the callback, and at the end). The passes between two callbacks are split so
 // that their number has the parity of the steps: the result lands in the same view as
 // with one sweep per step.
+//
+// Where the views' space records steps as graphs (replay_steps, found by argument-
+// dependent lookup on the space: CUDA graphs, tessera/cuda/step_graph.hpp), one sweep a
+// step runs in blocks of graph_block_steps recorded once and launched together, after a
+// first step launched alone (first-use tuning synchronises, which a capture refuses) and
+// wherever two blocks or more are left before the next callback; the same kernels on the
+// same views, so the same result bit for bit (iterate_options::launch_graphs = false
+// turns it off).
 #include <algorithm>
 #include <concepts>
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "tessera/algorithms/apply.hpp"
 #include "tessera/algorithms/boundary_fill.hpp"
@@ -40,7 +49,26 @@ struct iterate_options {
   /// sweeps done and the view holding the current field (ghosts filled if boundary set).
   int every = 0;
   std::function<void(int step, const View<T, Rank, Space>& current)> callback;
+  /// Where the views' backend records steps as a graph (CUDA: replay_steps in
+  /// tessera/cuda/step_graph.hpp), run blocks of steps between callbacks that way: recorded
+  /// once, launched together. The same kernels on the same views, so the same result bit
+  /// for bit; false launches every step's kernels one by one.
+  bool launch_graphs = true;
 };
+
+namespace detail {
+
+/// Steps a graph records at once (even: the two views are back in place after a block).
+/// 16 steps are 16-64 kernels: one launch instead of those, where a step at 128^3 runs
+/// for ~6 us and launching it costs about as much.
+inline constexpr int graph_block_steps = 16;
+/// A block of no steps: what iterate asks a space's replay_steps to accept.
+struct record_nothing {
+  template <class Stream>
+  void operator()(Stream) const {}
+};
+
+}  // namespace detail
 
 /// A policy whose backend fuses several steps of stencil st in one pass.
 template <class Policy, class S, class T, int Rank, class Space>
@@ -138,16 +166,49 @@ View<T, Rank, Space> iterate(const Policy& policy, const stencil<S, T>& st, cons
   if (opt.boundary)
     for (const auto& f : opt.boundary->faces) constant_ghosts = constant_ghosts && f.kind == boundary_kind::dirichlet;
   detail::fill_once<T, Rank, Space> fill_constants(u, opt.boundary);
-  auto fill = [&](const View<T, Rank, Space>& v) {
+  // `stream...`: none, or the stream a step graph records on
+  auto fill = [&](const View<T, Rank, Space>& v, auto... stream) {
     if (!opt.boundary) return;
     if (constant_ghosts) fill_constants(v);
-    else fill_ghosts(v, *opt.boundary);
+    else fill_ghosts(v, *opt.boundary, stream...);
   };
-  for (int k = 1; k <= steps; ++k) {
-    fill(cur);
-    apply(policy, st, cur, next);
+  auto step = [&](auto... stream) {
+    fill(cur, stream...);
+    apply(policy, st, cur, next, stream...);
     std::swap(cur, next);
-    if (opt.every > 0 && opt.callback && k % opt.every == 0 && k < steps) {
+  };
+  const bool calls_back = opt.every > 0 && opt.callback;
+  bool try_graphs = opt.launch_graphs;
+  int k = 0;
+  while (k < steps) {
+    const int stop = calls_back ? std::min(steps, (k / opt.every + 1) * opt.every) : steps;
+    while (k < stop) {
+      // Blocks of steps as graphs, where the space records them (tessera/cuda/step_graph.hpp)
+      // and at least two blocks are left before the next callback. Never the first step:
+      // first-use work (automatic's tuner, which synchronises) runs outside a capture.
+      if constexpr (requires { replay_steps(Space{}, 1, detail::record_nothing{}); }) {
+        if (try_graphs && k > 0 && stop - k >= 2 * detail::graph_block_steps) {
+          if (constant_ghosts) {  // filled before, not inside the graph
+            fill_constants(cur);
+            fill_constants(next);
+          }
+          const View<T, Rank, Space> first = cur, second = next;
+          const int blocks = (stop - k) / detail::graph_block_steps;
+          const bool ran = replay_steps(Space{}, blocks, [&](auto stream) {
+            for (int i = 0; i < detail::graph_block_steps; ++i) step(stream);
+          });
+          cur = first, next = second;  // an even block leaves them so; a refused capture may not
+          if (ran) {
+            k += blocks * detail::graph_block_steps;
+            continue;
+          }
+          try_graphs = false;  // refused once: the rest steps one by one
+        }
+      }
+      step();
+      ++k;
+    }
+    if (calls_back && k % opt.every == 0 && k < steps) {
       fill(cur);
       opt.callback(k, cur);
       fill_constants.forget();  // the callback may have written ghost cells

@@ -15,10 +15,12 @@ template <class T, int Rank>
 void fill_ghosts_device(const view_accessor<T, Rank>& a, const boundary_conditions<Rank>& bc,
                         cudaStream_t stream = nullptr);
 
-/// The customisation point tessera::fill_ghosts reaches for CudaSpace views.
+/// The customisation point tessera::fill_ghosts reaches for CudaSpace views (on `stream`
+/// where one is passed: iterate records fills in its step graphs).
 template <class T, int Rank>
-void fill_ghosts_in(CudaSpace, const view_accessor<T, Rank>& a, const boundary_conditions<Rank>& bc) {
-  fill_ghosts_device(a, bc);
+void fill_ghosts_in(CudaSpace, const view_accessor<T, Rank>& a, const boundary_conditions<Rank>& bc,
+                    cudaStream_t stream = nullptr) {
+  fill_ghosts_device(a, bc, stream);
 }
 
 }  // namespace tessera::cuda

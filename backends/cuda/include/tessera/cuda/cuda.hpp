@@ -13,6 +13,7 @@
 #include "tessera/cuda/policy.hpp"
 #include "tessera/cuda/reduce.hpp"
 #include "tessera/cuda/runtime.hpp"
+#include "tessera/cuda/step_graph.hpp"
 #include "tessera/cuda/sweep_instances.hpp"
 #include "tessera/cuda/sweep_steps.hpp"
 #include "tessera/cuda/tuning.hpp"
