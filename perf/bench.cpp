@@ -298,11 +298,14 @@ struct stepping_case {
 /// one-sweep floor: a step moves at least 2 * points * sizeof(T) bytes, so the fraction
 /// of the copy bandwidth is also GCell-updates/s over the floor (copy GB/s / (2 sizeof T)).
 /// Every row is checked against the same iterate with cuda::naive. one_by_one: also time
-/// each row with launch_graphs = false (every step's kernels launched alone), for the note.
+/// each row with launch_graphs = true (step graphs), with overlapped launches off
+/// (cuda::allow_overlapped_launches), and with both, for the note.
 template <class S, class T, int Rank>
 void run_iterate_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, std::vector<result>& out,
                       bool& all_agree, bool one_by_one = false) {
-  const int steps = opt.smoke ? 3 : 100;
+  // checked over 100 steps; timed over 1000 on small grids (one_by_one), so that a step of
+  // ~6 us is not lost in the noise of a 0.6 ms event interval (run 15)
+  const int steps = opt.smoke ? 3 : 100, timed_steps = one_by_one ? 1000 : steps;
   const stepping_case<S, T, Rank> c0(e);
   const double points = static_cast<double>(e.size());
   const double ideal = 2.0 * points * sizeof(T);
@@ -328,7 +331,7 @@ void run_iterate_case(const options& opt, const ts::extents<Rank>& e, double cop
     result r;
     r.shape = ts::shape_name<S>(), r.precision = sizeof(T) == 4 ? "float" : "double", r.size = e.to_string();
     r.policy = std::string("iterate:") + kc.name + " cuda:automatic";
-    r.note = std::to_string(steps) + " steps, per step";
+    r.note = std::to_string(timed_steps) + " steps, per step";
     const auto got = c0.run(cu::automatic{}, c0.u, c0.scratch, steps, io);  // warm-up and correctness
     const auto want = c0.run(cu::naive<>{}, c0.ref_u, c0.ref_scratch, steps, io);
     const auto c = ts::compare(got, want);
@@ -337,13 +340,20 @@ void run_iterate_case(const options& opt, const ts::extents<Rank>& e, double cop
       r.note = "MISMATCH vs naive: rel " + std::to_string(c.max_rel_error);
     }
     if (!opt.smoke) {
-      summarise(r, c0.per_step_ms(cu::automatic{}, steps, io, std::max(3, opt.reps / 4)), points, ideal, copy_gbs);
-      if (one_by_one) {  // the same steps without step graphs
-        auto alone = io;
-        alone.launch_graphs = false;
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "; one by one %.4f ms",
-                      median(c0.per_step_ms(cu::automatic{}, steps, alone, std::max(3, opt.reps / 4))));
+      const int reps = one_by_one ? std::max(5, opt.reps / 2) : std::max(3, opt.reps / 4);
+      summarise(r, c0.per_step_ms(cu::automatic{}, timed_steps, io, reps), points, ideal, copy_gbs);
+      if (one_by_one) {  // the same steps with step graphs, and with launches not overlapped
+        auto graphs = io;
+        graphs.launch_graphs = true;
+        const double with_graphs = median(c0.per_step_ms(cu::automatic{}, timed_steps, graphs, reps));
+        cu::allow_overlapped_launches(false);
+        const double serial = median(c0.per_step_ms(cu::automatic{}, timed_steps, io, reps));
+        const double serial_graphs = median(c0.per_step_ms(cu::automatic{}, timed_steps, graphs, reps));
+        cu::allow_overlapped_launches(true);
+        char buf[200];
+        std::snprintf(buf, sizeof buf,
+                      "; with step graphs %.4f ms; launches not overlapped %.4f ms, with step graphs %.4f ms",
+                      with_graphs, serial, serial_graphs);
         r.note += buf;
       }
       if (kc.bc) {  // one fill alone, for the note
@@ -652,7 +662,7 @@ int main(int argc, char** argv) {
                 "  six target cases; --variants: pipelined tile/depth variants too).\n"
                 "  iterate section (with --quick; --iterate: it alone): 100 steps of cuda:automatic per\n"
                 "  boundary kind, per step against the copy floor (7-point fp32 512^3 and 256^3, fp64 384^3;\n"
-                "  160^3 and 128^3 also without step graphs: 'one by one' in the note).\n"
+                "  160^3 and 128^3: 1000 steps, also with step graphs, with launches not overlapped, with both).\n"
                 "  fused section (with --quick; --fused: it alone): 100 steps with Dirichlet faces, one sweep\n"
                 "  per step (cuda:automatic) against cuda:temporal-blocking at several steps per pass, in\n"
                 "  GCell-updates/s and as a multiple of the one-sweep floor (copy GB/s / (2 sizeof T)).\n"

@@ -194,7 +194,10 @@ void check_step_graphs(const ts::extents<S::rank>& n, int steps, boundary_case b
     bool in_u;
     std::vector<std::pair<int, ts::View<T, Rank>>> calls;
   };
+  // graphs: step graphs and overlapped launches (sm_90) on; else each kernel launched after
+  // the one before has finished
   auto run = [&](bool graphs) {
+    cu::allow_overlapped_launches(graphs);
     auto u = on_space<T, Rank, ts::CudaSpace>(u0, "u"), s = on_space<T, Rank, ts::CudaSpace>(scratch0, "scratch");
     run_result r;
     ts::iterate_options<T, Rank, ts::CudaSpace> o;
@@ -206,6 +209,7 @@ void check_step_graphs(const ts::extents<S::rank>& n, int steps, boundary_case b
     const auto out = ts::iterate(Policy{}, st, u, s, steps, o);
     r.field = snapshot(out);
     r.in_u = out.data() == u.data();
+    cu::allow_overlapped_launches(true);
     return r;
   };
   INFO(Policy::name() << " " << ts::shape_name<S>() << (sizeof(T) == 8 ? " double " : " float ") << n.to_string() << ", "
@@ -253,6 +257,23 @@ TEST_CASE("step graphs: iterate's recorded blocks equal launching every step, bi
   check_step_graphs<cu::automatic, ts::star<3, 1>, float>(ts::extents<3>{40, 33, 70}, 65, boundary_case::periodic, 35);
   check_step_graphs<cu::shared_streaming<>, ts::box<3, 1>, float>(ts::extents<3>{23, 17, 41}, 40, boundary_case::neumann, 36);
   check_step_graphs<cu::naive<>, ts::star<3, 2>, float>(ts::extents<3>{23, 17, 41}, 40, boundary_case::dirichlet, 37);
+}
+
+TEST_CASE("overlapped launches: on where the device has them, off when disallowed, and the same fields") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  CHECK(cu::overlapped_launches() == (cu::current_device_limits().compute_major >= 9));
+  cu::allow_overlapped_launches(false);
+  CHECK_FALSE(cu::overlapped_launches());
+  cu::allow_overlapped_launches(true);
+  // one sweep after another on one stream, each reading the last one's output (a chain
+  // that breaks if a sweep starts before the one before it has written everything), and
+  // fills in between: overlapped against not, bit for bit
+  for (const auto c : every_case) {
+    check_step_graphs<cu::vector_streaming<>, ts::star<3, 1>, float>(ts::extents<3>{64, 48, 96}, 7, c, 51);
+    check_step_graphs<cu::pipelined<>, ts::star<3, 2>, double>(ts::extents<3>{30, 26, 70}, 9, c, 52);
+    check_step_graphs<cu::shared_streaming<>, ts::box<3, 1>, float>(ts::extents<3>{30, 26, 70}, 5, c, 53);
+    check_step_graphs<cu::naive<>, ts::star<2, 1>, float>(ts::extents<2>{300, 257}, 11, c, 54);
+  }
 }
 
 TEST_CASE("step graphs: blocks between callbacks, and none where fewer than two blocks are left") {

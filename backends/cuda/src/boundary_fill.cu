@@ -12,6 +12,7 @@
 #include <string>
 
 #include "tessera/cuda/boundary_fill.hpp"
+#include "tessera/cuda/kernels/common.cuh"
 #include "tessera/cuda/runtime.hpp"
 
 namespace tessera::cuda {
@@ -29,6 +30,7 @@ struct axis_slab {
 
 template <class T, int Rank>
 __global__ void fill_axis(view_accessor<T, Rank> a, axis_slab s, boundary low, boundary high) {
+  detail::begin_after_previous_grid();  // first: the sweep or the axis before may still run
   const index_t f = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (f >= s.fast_n) return;
   const int side = static_cast<int>(blockIdx.z);
@@ -73,8 +75,9 @@ void fill_ghosts_device(const view_accessor<T, Rank>& a, const boundary_conditio
     const int block = 256;
     const dim3 grid(static_cast<unsigned>((s.fast_n + block - 1) / block),
                     static_cast<unsigned>(s.slow_n < 65535 ? s.slow_n : 65535), 2);
-    fill_axis<T, Rank><<<grid, block, 0, stream>>>(a, s, bc.faces[2 * d], bc.faces[2 * d + 1]);
-    detail::check_launch("fill_axis (ghost fill of view '" + std::string(a.label) + "')", "fill_ghosts");
+    detail::launch_after_previous(&fill_axis<T, Rank>,
+                                  "fill_axis (ghost fill of view '" + std::string(a.label) + "') [fill_ghosts]", grid,
+                                  dim3(block), 0, stream, a, s, bc.faces[2 * d], bc.faces[2 * d + 1]);
   }
 }
 

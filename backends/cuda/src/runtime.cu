@@ -1,4 +1,5 @@
 // Device queries, launch checks and the per-thread launch record.
+#include <atomic>
 #include <cstdio>
 #include <memory>
 #include <mutex>
@@ -53,6 +54,7 @@ const device_limits& current_device_limits() {
     TESSERA_CUDA_CHECK(cudaGetDeviceProperties(&p, dev), "device " + std::to_string(dev));
     auto l = std::make_unique<device_limits>();
     l->name = p.name;
+    l->compute_major = p.major;
     l->max_threads_per_block = p.maxThreadsPerBlock;
     for (int a = 0; a < 3; ++a) {
       l->max_block_dim[a] = p.maxThreadsDim[a];
@@ -67,6 +69,16 @@ const device_limits& current_device_limits() {
 }
 
 void synchronize() { TESSERA_CUDA_CHECK(cudaDeviceSynchronize(), "tessera::cuda::synchronize"); }
+
+namespace {
+std::atomic<bool> overlapped_allowed{true};
+}
+
+void allow_overlapped_launches(bool on) { overlapped_allowed.store(on, std::memory_order_relaxed); }
+
+bool overlapped_launches() {
+  return overlapped_allowed.load(std::memory_order_relaxed) && current_device_limits().compute_major >= 9;
+}
 
 namespace {
 thread_local launch_record last;

@@ -21,13 +21,13 @@
 // that their number has the parity of the steps: the result lands in the same view as
 // with one sweep per step.
 //
-// Where the views' space records steps as graphs (replay_steps, found by argument-
-// dependent lookup on the space: CUDA graphs, tessera/cuda/step_graph.hpp), one sweep a
-// step runs in blocks of graph_block_steps recorded once and launched together, after a
-// first step launched alone (first-use tuning synchronises, which a capture refuses) and
-// wherever two blocks or more are left before the next callback; the same kernels on the
-// same views, so the same result bit for bit (iterate_options::launch_graphs = false
-// turns it off).
+// With iterate_options::launch_graphs, where the views' space records steps as graphs
+// (replay_steps, found by argument-dependent lookup on the space: CUDA graphs,
+// tessera/cuda/step_graph.hpp), one sweep a step runs in blocks of graph_block_steps
+// recorded once and launched together, after a first step launched alone (first-use
+// tuning synchronises, which a capture refuses) and wherever two blocks or more are left
+// before the next callback; the same kernels on the same views, so the same result bit
+// for bit.
 #include <algorithm>
 #include <concepts>
 #include <functional>
@@ -52,8 +52,10 @@ struct iterate_options {
   /// Where the views' backend records steps as a graph (CUDA: replay_steps in
   /// tessera/cuda/step_graph.hpp), run blocks of steps between callbacks that way: recorded
   /// once, launched together. The same kernels on the same views, so the same result bit
-  /// for bit; false launches every step's kernels one by one.
-  bool launch_graphs = true;
+  /// for bit. Off by default: each call records and instantiates its graph once, which
+  /// 100 steps of ~14 us do not pay back; over 1000 steps at 128^3 graphs (with
+  /// cuda::allow_overlapped_launches(false)) measured the fastest (perf/RESULTS.md, run 15).
+  bool launch_graphs = false;
 };
 
 namespace detail {

@@ -14,6 +14,7 @@ struct device_limits {
   std::size_t shared_per_block = 48 * 1024;         // without opting in
   std::size_t shared_per_block_optin = 48 * 1024;   // the most a kernel may opt in to
   int multiprocessors = 1;
+  int compute_major = 0;  // 9 on Hopper: programmatic dependent launch (runtime.hpp)
 
   /// An H100 SXM (sm_90): 227 KiB of opt-in shared memory per block, 132 SMs.
   static device_limits h100() {
@@ -21,6 +22,7 @@ struct device_limits {
     l.name = "NVIDIA H100 (nominal)";
     l.shared_per_block_optin = 227 * 1024;
     l.multiprocessors = 132;
+    l.compute_major = 9;
     return l;
   }
 };

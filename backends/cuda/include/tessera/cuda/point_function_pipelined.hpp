@@ -139,6 +139,7 @@ namespace tessera::cuda::kernels {
 template <class F, class T, int Rank, std::size_t NI, std::size_t NO, int BlockX, int BlockY, int Stages, class P>
 __global__ void __launch_bounds__(BlockX * BlockY, BlockX * BlockY == 512 ? 2 : 1)
     pipelined_point_sweep(const P p, const int chunk) {
+  detail::begin_after_previous_grid();  // first: the sweep before may still run
   using reach_type = typename F::reach_type;
   using rings = detail::point_rings<F, T, Rank, BlockX, BlockY, Stages>;
   constexpr bool has_y = Rank == 3;

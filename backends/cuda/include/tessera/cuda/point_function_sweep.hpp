@@ -71,6 +71,7 @@ namespace kernels {
 template <class F, class T, int Rank, std::size_t NI, std::size_t NO, int BlockX, int BlockY, int BlockZ>
 __global__ void __launch_bounds__(BlockX * BlockY * BlockZ)
     naive_point_sweep(const detail::point_params<F, T, Rank, NI, NO> p) {
+  detail::begin_after_previous_grid();  // first: the sweep before may still run
   const index_t x = static_cast<index_t>(blockIdx.x) * BlockX + threadIdx.x;
   const index_t y = Rank >= 2 ? static_cast<index_t>(blockIdx.y) * BlockY + threadIdx.y : 0;
   const index_t z = Rank >= 3 ? static_cast<index_t>(blockIdx.z) * BlockZ + threadIdx.z : 0;
@@ -135,7 +136,7 @@ void naive_point_launch(const std::string& policy, const point_params<F, T, Rank
                               std::to_string(limit[a]) + "; split the grid");
     plan.grid[a] = blocks;
   }
-  launch_kernel(&kernels::naive_point_sweep<F, T, Rank, NI, NO, tile::block_x, tile::block_y, tile::block_z>,
+  launch_kernel_after_previous(&kernels::naive_point_sweep<F, T, Rank, NI, NO, tile::block_x, tile::block_y, tile::block_z>,
                 "naive_point_sweep", policy, "point function", plan,
                 dim3(tile::block_x, tile::block_y, tile::block_z), 0, stream, p);
 }
@@ -143,7 +144,7 @@ void naive_point_launch(const std::string& policy, const point_params<F, T, Rank
 template <class Tile, class F, class T, int Rank, std::size_t NI, std::size_t NO>
 void pipelined_point_launch(const std::string& policy, const launch_plan& plan,
                             const point_params<F, T, Rank, NI, NO>& p, cudaStream_t stream) {
-  launch_kernel(&kernels::pipelined_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y, Tile::stages,
+  launch_kernel_after_previous(&kernels::pipelined_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y, Tile::stages,
                                                 point_params<F, T, Rank, NI, NO>>,
                 "pipelined_point_sweep", policy, "point function", plan, dim3(Tile::block_x, Tile::block_y, 1),
                 plan.shared_bytes, stream, p, plan.chunk);

@@ -34,6 +34,16 @@ void synchronize();
 /// errors surface here.
 inline void synchronize(CudaSpace) { synchronize(); }
 
+/// Overlapped launches (programmatic dependent launch, sm_90 and later): the built-in
+/// sweeps and ghost fills let the next kernel of a stream start its blocks while the last
+/// blocks of the one before it run; each waits for the grid before it to finish (its
+/// writes visible) before it reads or writes memory, so results do not change. On small
+/// grids this hides most of the ~1.5 us between two kernels (perf/RESULTS.md, run 15).
+/// On by default; process-wide; false launches them one after another (comparisons).
+void allow_overlapped_launches(bool on);
+/// True when allowed and the current device has them (compute capability 9 or later).
+bool overlapped_launches();
+
 /// What the most recent tessera launch on this host thread used.
 struct launch_record {
   std::string policy;

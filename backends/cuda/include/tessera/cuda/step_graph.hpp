@@ -6,6 +6,10 @@
 // host and through the GPU's front end. A graph records a block of steps (fills and
 // sweeps) once and launches the whole block with one call, the kernels' arguments fixed
 // (the block is an even number of steps, so the two views are back where they started).
+// iterate uses it only when asked (iterate_options::launch_graphs): a call records and
+// instantiates its graph once, which short runs do not pay back; over 1000 steps on small
+// grids it measured the fastest, with overlapped launches (runtime.hpp) off
+// (perf/RESULTS.md, run 15).
 #include <cuda_runtime_api.h>
 
 #include "tessera/cuda/memory_space.hpp"

@@ -3,6 +3,10 @@
 // axes (z, y, x), and the launch epilogue (error check + launch record). nvcc only.
 #include <cuda_runtime.h>
 
+#include <cstddef>
+#include <string>
+
+#include "tessera/core/errors.hpp"
 #include "tessera/core/static_for.hpp"
 #include "tessera/cuda/runtime.hpp"
 #include "tessera/cuda/strategy.hpp"
@@ -48,6 +52,58 @@ void launch_kernel(void (*k)(KernelArgs...), const char* kernel_name, const std:
     allow_shared_bytes(reinterpret_cast<const void*>(k), dynamic_shared, policy);
   const dim3 grid = grid_of(plan);
   k<<<grid, block, dynamic_shared, stream>>>(static_cast<Args&&>(args)...);
+  finish_launch(kernel_name, policy, shape, plan, block, grid);
+}
+
+/// The first statement of every kernel launched by launch_after_previous: waits until the
+/// grid launched before it on the stream has finished and its writes are visible (a sweep
+/// reads what the last one wrote and writes what it read), then lets the next grid
+/// launch, whose blocks take the SMs this grid's blocks leave (runtime.hpp: overlapped
+/// launches). Before sm_90, and for a grid launched without the attribute, it costs
+/// nothing: there is no grid to wait for.
+__device__ __forceinline__ void begin_after_previous_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+/// Launches kernel k, which must begin with begin_after_previous_grid() (else it would
+/// race with the grid before it), with programmatic stream serialisation where
+/// overlapped_launches() says so, on grid x block threads with `dynamic_shared` bytes.
+/// Throws backend_error naming `what` when the launch fails.
+template <class... KernelArgs, class... Args>
+void launch_after_previous(void (*k)(KernelArgs...), const std::string& what, dim3 grid, dim3 block,
+                           std::size_t dynamic_shared, cudaStream_t stream, Args&&... args) {
+  cudaLaunchAttribute overlap{};
+  overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  overlap.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = dynamic_shared;
+  config.stream = stream;
+  config.attrs = &overlap;
+  config.numAttrs = overlapped_launches() ? 1 : 0;
+  const cudaError_t launched = cudaLaunchKernelEx(&config, k, static_cast<Args&&>(args)...);
+  if (launched != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw backend_error("tessera: launching " + what + " failed: " + cudaGetErrorName(launched) + " (" +
+                        cudaGetErrorString(launched) + ")");
+  }
+}
+
+/// launch_kernel for kernels that begin with begin_after_previous_grid(): the built-in
+/// strategies' sweeps, overlapped with the kernel before them where the device allows.
+template <class... KernelArgs, class... Args>
+void launch_kernel_after_previous(void (*k)(KernelArgs...), const char* kernel_name, const std::string& policy,
+                                  const std::string& shape, const launch_plan& plan, dim3 block,
+                                  std::size_t dynamic_shared, cudaStream_t stream, Args&&... args) {
+  if (dynamic_shared > 0 && plan.needs_shared_opt_in)
+    allow_shared_bytes(reinterpret_cast<const void*>(k), dynamic_shared, policy);
+  const dim3 grid = grid_of(plan);
+  launch_after_previous(k, std::string(kernel_name) + " [policy " + policy + "]", grid, block, dynamic_shared, stream,
+                        static_cast<Args&&>(args)...);
   finish_launch(kernel_name, policy, shape, plan, block, grid);
 }
 

@@ -11,6 +11,7 @@ namespace tessera::cuda::kernels {
 /// reach_lo cells) are staged in dynamic shared memory.
 template <class S, class T, int Threads, int OutputsPerThread>
 __global__ void __launch_bounds__(Threads) segment_sweep_1d(const params_for<S, T> p) {
+  detail::begin_after_previous_grid();  // first: the sweep before may still run
   using vs = detail::vshape<S>;
   extern __shared__ unsigned char tessera_shared[];
   T* seg = reinterpret_cast<T*>(tessera_shared);

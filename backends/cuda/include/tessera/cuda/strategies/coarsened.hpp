@@ -111,6 +111,7 @@ namespace kernels {
 /// the block; Chunk: output planes the block marches.
 template <class S, class T, int TileX, int TileY, int Chunk>
 __global__ void __launch_bounds__(TileX * TileY) coarsened_sweep(const params_for<S, T> p) {
+  detail::begin_after_previous_grid();  // first: the sweep before may still run
   using vs = detail::vshape<S>;
   using mg = marching<S>;
   constexpr int march = mg::march, planes = mg::planes;
@@ -152,10 +153,10 @@ template <class S, class T, class Tile>
 void coarsened<TileX, TileY, Chunk>::launch(const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream) {
   const dim3 block(Tile::tile_x, Tile::tile_y, 1);
   if constexpr (S::rank == 1)
-    detail::launch_kernel(&kernels::segment_sweep_1d<S, T, Tile::tile_x, Tile::chunk>, "segment_sweep_1d", name(),
+    detail::launch_kernel_after_previous(&kernels::segment_sweep_1d<S, T, Tile::tile_x, Tile::chunk>, "segment_sweep_1d", name(),
                           shape_name<S>(), plan, block, plan.shared_bytes, stream, p);
   else
-    detail::launch_kernel(&kernels::coarsened_sweep<S, T, Tile::tile_x, Tile::tile_y, Tile::chunk>,
+    detail::launch_kernel_after_previous(&kernels::coarsened_sweep<S, T, Tile::tile_x, Tile::tile_y, Tile::chunk>,
                           "coarsened_sweep", name(), shape_name<S>(), plan, block, plan.shared_bytes, stream, p);
 }
 

@@ -65,6 +65,7 @@ namespace kernels {
 /// output point.
 template <class S, class T, int BlockX, int BlockY, int BlockZ>
 __global__ void __launch_bounds__(BlockX * BlockY * BlockZ) naive_sweep(const params_for<S, T> p) {
+  detail::begin_after_previous_grid();  // first: the sweep before may still run
   using vs = detail::vshape<S>;
   const index_t x = static_cast<index_t>(blockIdx.x) * BlockX + threadIdx.x;
   const index_t y = static_cast<index_t>(blockIdx.y) * BlockY + threadIdx.y;
@@ -84,7 +85,7 @@ __global__ void __launch_bounds__(BlockX * BlockY * BlockZ) naive_sweep(const pa
 template <int BlockX, int BlockY, int BlockZ>
 template <class S, class T, class Tile>
 void naive<BlockX, BlockY, BlockZ>::launch(const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream) {
-  detail::launch_kernel(&kernels::naive_sweep<S, T, Tile::block_x, Tile::block_y, Tile::block_z>, "naive_sweep",
+  detail::launch_kernel_after_previous(&kernels::naive_sweep<S, T, Tile::block_x, Tile::block_y, Tile::block_z>, "naive_sweep",
                         name(), shape_name<S>(), plan, dim3(Tile::block_x, Tile::block_y, Tile::block_z), 0, stream,
                         p);
 }

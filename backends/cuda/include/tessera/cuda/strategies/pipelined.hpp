@@ -224,6 +224,7 @@ __device__ inline void wait_pending() {
 /// is computed; the planes per block are the `chunk` argument.
 template <class S, class T, int BlockX, int BlockY, int RowsPerThread, int Stages>
 __global__ void __launch_bounds__(BlockX * BlockY) pipelined_sweep(const params_for<S, T> p, const int chunk) {
+  detail::begin_after_previous_grid();  // first: the sweep before may still run
   using L = detail::pipelined_layout<S, T, BlockX, BlockY, RowsPerThread, Stages>;
   using vs = detail::vshape<S>;
   constexpr int march = L::march, march_lo = L::march_lo, reach_planes = L::reach_planes, slots = L::slots,
@@ -330,7 +331,7 @@ template <int BlockX, int BlockY, int RowsPerThread, int Stages, int Chunk>
 template <class S, class T, class Tile>
 void pipelined<BlockX, BlockY, RowsPerThread, Stages, Chunk>::launch(const launch_plan& plan,
                                                                       const params_for<S, T>& p, cudaStream_t stream) {
-  detail::launch_kernel(
+  detail::launch_kernel_after_previous(
       &kernels::pipelined_sweep<S, T, Tile::block_x, Tile::block_y, Tile::rows_per_thread, Tile::stages>,
       "pipelined_sweep", name(), shape_name<S>(), plan, dim3(Tile::block_x, Tile::block_y, 1), plan.shared_bytes,
       stream, p, plan.chunk);

@@ -65,6 +65,7 @@ namespace kernels {
 /// the block; Chunk: output planes the block marches.
 template <class S, class T, int TileX, int TileY, int Chunk>
 __global__ void __launch_bounds__(TileX * TileY) register_tiled_sweep(const params_for<S, T> p) {
+  detail::begin_after_previous_grid();  // first: the sweep before may still run
   static_assert(shape_traits<S>::slow_axis_neighbours_on_axis && S::rank >= 2,
                 "register_tiled_sweep: the shape's off-plane points must lie on the marching axis");
   using vs = detail::vshape<S>;
@@ -109,7 +110,7 @@ template <int TileX, int TileY, int Chunk>
 template <class S, class T, class Tile>
 void register_tiled<TileX, TileY, Chunk>::launch(const launch_plan& plan, const params_for<S, T>& p,
                                                  cudaStream_t stream) {
-  detail::launch_kernel(&kernels::register_tiled_sweep<S, T, Tile::tile_x, Tile::tile_y, Tile::chunk>,
+  detail::launch_kernel_after_previous(&kernels::register_tiled_sweep<S, T, Tile::tile_x, Tile::tile_y, Tile::chunk>,
                         "register_tiled_sweep", name(), shape_name<S>(), plan, dim3(Tile::tile_x, Tile::tile_y, 1),
                         0, stream, p);
 }

@@ -198,6 +198,7 @@ constexpr int shared_streaming_min_blocks() {
 template <class S, class T, int BlockX, int BlockY, int RowsPerThread>
 __global__ void __launch_bounds__(BlockX * BlockY, (shared_streaming_min_blocks<S, BlockX, BlockY, RowsPerThread>()))
     shared_streaming_sweep(const params_for<S, T> p, const int chunk) {
+  detail::begin_after_previous_grid();  // first: the sweep before may still run
   using g = shared_streaming_geometry<S, BlockX, BlockY, RowsPerThread>;
   using mg = marching<S>;
   constexpr int march = g::march, march_lo = g::march_lo, march_hi = g::march_hi, planes = g::planes, slots = g::slots;
@@ -320,7 +321,7 @@ template <int BlockX, int BlockY, int RowsPerThread, int Chunk>
 template <class S, class T, class Tile>
 void shared_streaming<BlockX, BlockY, RowsPerThread, Chunk>::launch(const launch_plan& plan, const params_for<S, T>& p,
                                                                      cudaStream_t stream) {
-  detail::launch_kernel(
+  detail::launch_kernel_after_previous(
       &kernels::shared_streaming_sweep<S, T, Tile::block_x, Tile::block_y, Tile::rows_per_thread>,
       "shared_streaming_sweep", name(), shape_name<S>(), plan, dim3(Tile::block_x, Tile::block_y, 1),
       plan.shared_bytes, stream, p, plan.chunk);

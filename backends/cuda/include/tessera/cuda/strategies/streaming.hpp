@@ -72,6 +72,7 @@ namespace kernels {
 /// thread; Chunk: planes the block marches.
 template <class S, class T, int BlockX, int BlockY, int Chunk>
 __global__ void __launch_bounds__(BlockX * BlockY) streaming_sweep(const params_for<S, T> p) {
+  detail::begin_after_previous_grid();  // first: the sweep before may still run
   using vs = detail::vshape<S>;
   using mg = marching<S>;
   constexpr int march = mg::march, planes = mg::planes, march_lo = vs::lo(march), march_hi = vs::hi(march);
@@ -114,7 +115,7 @@ __global__ void __launch_bounds__(BlockX * BlockY) streaming_sweep(const params_
 template <int BlockX, int BlockY, int Chunk>
 template <class S, class T, class Tile>
 void streaming<BlockX, BlockY, Chunk>::launch(const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream) {
-  detail::launch_kernel(&kernels::streaming_sweep<S, T, Tile::block_x, Tile::block_y, Tile::chunk>,
+  detail::launch_kernel_after_previous(&kernels::streaming_sweep<S, T, Tile::block_x, Tile::block_y, Tile::chunk>,
                         "streaming_sweep", name(), shape_name<S>(), plan, dim3(Tile::block_x, Tile::block_y, 1), 0,
                         stream, p);
 }

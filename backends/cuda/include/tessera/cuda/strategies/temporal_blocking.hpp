@@ -198,6 +198,7 @@ namespace kernels {
 template <class S, class T, int K, int TileX, int TileY>
 __global__ void __launch_bounds__(TileX * TileY)
     temporal_blocking_pass(const params_for<S, T> p, const edge_rules rules, const int chunk) {
+  detail::begin_after_previous_grid();  // first: the sweep before may still run
   using vs = detail::vshape<S>;
   using mg = marching<S>;
   using geo = detail::published_geometry<S, TileX, TileY>;
@@ -337,7 +338,7 @@ namespace detail {
 template <class S, class T, class Tile, int... I>
 void launch_temporal_blocking(std::integer_sequence<int, I...>, const std::string& policy, const launch_plan& plan,
                               const params_for<S, T>& p, int steps, const edge_rules& rules, cudaStream_t stream) {
-  ((steps == I + 1 ? launch_kernel(&kernels::temporal_blocking_pass<S, T, I + 1, Tile::tile_x, Tile::tile_y>,
+  ((steps == I + 1 ? launch_kernel_after_previous(&kernels::temporal_blocking_pass<S, T, I + 1, Tile::tile_x, Tile::tile_y>,
                                    "temporal_blocking_pass", policy, shape_name<S>(), plan,
                                    dim3(Tile::tile_x, Tile::tile_y, 1), plan.shared_bytes, stream, p, rules,
                                    plan.chunk)

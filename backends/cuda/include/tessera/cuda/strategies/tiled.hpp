@@ -88,6 +88,7 @@ namespace kernels {
 /// included) and the block, one thread per input cell.
 template <class S, class T, int TileX, int TileY, int TileZ>
 __global__ void __launch_bounds__(TileX * TileY * TileZ) tiled_sweep(const params_for<S, T> p) {
+  detail::begin_after_previous_grid();  // first: the sweep before may still run
   using vs = detail::vshape<S>;
   extern __shared__ unsigned char tessera_shared[];
   T* tile = reinterpret_cast<T*>(tessera_shared);
@@ -119,10 +120,10 @@ template <class S, class T, class Tile>
 void tiled<TileX, TileY, TileZ>::launch(const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream) {
   const dim3 block(Tile::tile_x, Tile::tile_y, Tile::tile_z);
   if constexpr (S::rank == 1)
-    detail::launch_kernel(&kernels::segment_sweep_1d<S, T, Tile::tile_x, 1>, "segment_sweep_1d", name(),
+    detail::launch_kernel_after_previous(&kernels::segment_sweep_1d<S, T, Tile::tile_x, 1>, "segment_sweep_1d", name(),
                           shape_name<S>(), plan, block, plan.shared_bytes, stream, p);
   else
-    detail::launch_kernel(&kernels::tiled_sweep<S, T, Tile::tile_x, Tile::tile_y, Tile::tile_z>, "tiled_sweep",
+    detail::launch_kernel_after_previous(&kernels::tiled_sweep<S, T, Tile::tile_x, Tile::tile_y, Tile::tile_z>, "tiled_sweep",
                           name(), shape_name<S>(), plan, block, plan.shared_bytes, stream, p);
 }
 

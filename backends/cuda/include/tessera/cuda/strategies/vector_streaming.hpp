@@ -145,11 +145,11 @@ void vector_streaming<Warps, Chunk, Depth>::launch(const launch_plan& plan, cons
     constexpr int reach = shape_traits<S>::reach_hi[0];
     constexpr int ahead = Tile::depth < reach ? Tile::depth : reach, prefetch = 3 < reach ? 3 : reach;
     constexpr int min_blocks = sizeof(T) == 4 ? 28 / Tile::warps : 0;
-    detail::launch_kernel(
+    detail::launch_kernel_after_previous(
         &kernels::vector_accumulate_sweep<S, T, Tile::warps, Tile::rows_per_warp, ahead, min_blocks, prefetch>,
         "vector_accumulate_sweep", name(), shape_name<S>(), plan, block, 0, stream, p, plan.chunk);
   } else {
-    detail::launch_kernel(&kernels::vector_streaming_sweep<S, T, Tile::warps, Tile::depth - 1>,
+    detail::launch_kernel_after_previous(&kernels::vector_streaming_sweep<S, T, Tile::warps, Tile::depth - 1>,
                           "vector_streaming_sweep", name(), shape_name<S>(), plan, block, 0, stream, p, plan.chunk);
   }
 }

@@ -44,6 +44,7 @@ __device__ inline void prefetch_l1(const void* p) { asm volatile("prefetch.globa
 template <class S, class T, int Warps, int RowsPerWarp, int Ahead, int MinBlocks, int Prefetch>
 __global__ void __launch_bounds__(32 * Warps, MinBlocks)
     vector_accumulate_sweep(const params_for<S, T> p, const int chunk) {
+  detail::begin_after_previous_grid();  // first: the sweep before may still run
   static_assert(S::rank == 3 && accumulates_by_column<S>, "tessera::cuda::vector_accumulate: a 3D star");
   static_assert(RowsPerWarp == 1 || RowsPerWarp == 2 || RowsPerWarp == 4,
                 "tessera::cuda::vector_accumulate: 1, 2 or 4 rows a warp");

@@ -36,6 +36,7 @@ inline constexpr int vector_streaming_min_blocks =
 template <class S, class T, int Warps, int Ahead, int MinBlocks = vector_streaming_min_blocks<S, Warps>>
 __global__ void __launch_bounds__(32 * Warps, MinBlocks)
     vector_streaming_sweep(const params_for<S, T> p, const int chunk) {
+  detail::begin_after_previous_grid();  // first: the sweep before may still run
   static_assert(Ahead >= 0, "tessera::cuda::vector_streaming: planes loaded ahead cannot be negative");
   using vs = detail::vshape<S>;
   using vec_t = vec16::vec<T>;
