@@ -129,8 +129,9 @@ int main(int argc, char** argv) {
       list.push_back(t);
 
   using T = float;
+  constexpr int ghost = 1;  // the 7-point step's reach
   const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, global, {},
-                                      slab ? tmpi::overlapping_process_grid(global, size, 1) : std::array<int, 3>{});
+                                      slab ? tmpi::overlapping_process_grid(global, size, ghost) : std::array<int, 3>{});
   const auto bytes_needed = 2.0 * double(dom.local_extents().size()) * sizeof(T) * 1.1;
   const auto mem = ts::cuda::device_memory();
   if (double(mem.free) < bytes_needed)
@@ -141,7 +142,7 @@ int main(int argc, char** argv) {
   const auto step = ts::heat_step<3, 2>(1.0, 0.9 * ts::heat_stability_limit<3, 2>(1.0, ts::array<T, 3>{T(h), T(h), T(h)}),
                                          ts::array<T, 3>{T(h), T(h), T(h)});
   const auto bc = ts::boundary_conditions<3>::uniform(ts::boundary::dirichlet(0));
-  tmpi::distributed_view<T, 3, ts::CudaSpace> u("u", dom, 1), v("v", u);
+  tmpi::distributed_view<T, 3, ts::CudaSpace> u("u", dom, ghost), v("v", u);
   {
     ts::View<T, 3> init("init", u.local().layout());
     fill_smooth(init);

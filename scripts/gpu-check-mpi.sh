@@ -11,8 +11,8 @@
 # Logs go to $OUT (8 files at most; the bench's CSV lines are in bench.log) (default ./gpu-logs).
 #   MPI_PREFIX=DIR uses the MPI installed there (e.g. a CUDA-aware Open MPI),
 #   MPI_CHECK_SKIP_SANITIZER=1 skips the sanitizers, MPI_CHECK_SKIP_BENCH=1 the scaling
-#   runs, MPI_CHECK_ONLY_BENCH=1 runs only the
-#   scaling runs, BENCH_STEPS / BENCH_REPS pass --steps / --reps (100 / 5); TEST_TIMEOUT,
+#   runs, MPI_CHECK_ONLY_BENCH=1 runs only the scaling runs, BENCH_STEPS / BENCH_REPS pass
+#   --steps / --reps (100 / 5); TEST_TIMEOUT,
 #   APP_TIMEOUT, BENCH_TIMEOUT bound each mpirun (300, 120, 200 s).
 # shellcheck source=gpu-common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-common.sh"

@@ -40,21 +40,6 @@ inline dim3 grid_of(const launch_plan& p) {
               static_cast<unsigned>(p.grid[2]));
 }
 
-/// Launches kernel k on the plan's grid with `block` threads and `dynamic_shared` bytes
-/// of dynamic shared memory on `stream` (raising the kernel's limit first where the plan
-/// needs the opt-in), then checks and records the launch under the kernel's name and the
-/// policy's.
-template <class... KernelArgs, class... Args>
-void launch_kernel(void (*k)(KernelArgs...), const char* kernel_name, const std::string& policy,
-                   const std::string& shape, const launch_plan& plan, dim3 block, std::size_t dynamic_shared,
-                   cudaStream_t stream, Args&&... args) {
-  if (dynamic_shared > 0 && plan.needs_shared_opt_in)
-    allow_shared_bytes(reinterpret_cast<const void*>(k), dynamic_shared, policy);
-  const dim3 grid = grid_of(plan);
-  k<<<grid, block, dynamic_shared, stream>>>(static_cast<Args&&>(args)...);
-  finish_launch(kernel_name, policy, shape, plan, block, grid);
-}
-
 /// The first statement of every kernel launched by launch_after_previous: waits until the
 /// grid launched before it on the stream has finished and its writes are visible (a sweep
 /// reads what the last one wrote and writes what it read), then lets the next grid
@@ -93,8 +78,11 @@ void launch_after_previous(void (*k)(KernelArgs...), const std::string& what, di
   }
 }
 
-/// launch_kernel for kernels that begin with begin_after_previous_grid(): the built-in
-/// strategies' sweeps, overlapped with the kernel before them where the device allows.
+/// Launches a strategy's kernel k, which begins with begin_after_previous_grid(), on the
+/// plan's grid with `block` threads and `dynamic_shared` bytes of dynamic shared memory on
+/// `stream` (raising the kernel's limit first where the plan needs the opt-in), overlapped
+/// with the kernel before it where the device allows, then checks and records the launch
+/// under the kernel's name and the policy's.
 template <class... KernelArgs, class... Args>
 void launch_kernel_after_previous(void (*k)(KernelArgs...), const char* kernel_name, const std::string& policy,
                                   const std::string& shape, const launch_plan& plan, dim3 block,
