@@ -346,14 +346,18 @@ void run_iterate_case(const options& opt, const ts::extents<Rank>& e, double cop
         auto graphs = io;
         graphs.launch_graphs = true;
         const double with_graphs = median(c0.per_step_ms(cu::automatic{}, timed_steps, graphs, reps));
+        // calls of 100 steps: does a call's recording and instantiation pay back?
+        const double short_default = median(c0.per_step_ms(cu::automatic{}, 100, io, reps));
+        const double short_graphs = median(c0.per_step_ms(cu::automatic{}, 100, graphs, reps));
         cu::allow_overlapped_launches(false);
         const double serial = median(c0.per_step_ms(cu::automatic{}, timed_steps, io, reps));
         const double serial_graphs = median(c0.per_step_ms(cu::automatic{}, timed_steps, graphs, reps));
         cu::allow_overlapped_launches(true);
-        char buf[200];
+        char buf[300];
         std::snprintf(buf, sizeof buf,
-                      "; with step graphs %.4f ms; launches not overlapped %.4f ms, with step graphs %.4f ms",
-                      with_graphs, serial, serial_graphs);
+                      "; with step graphs %.4f ms; launches not overlapped %.4f ms, with step graphs %.4f ms; "
+                      "calls of 100 steps %.4f ms, with step graphs %.4f ms",
+                      with_graphs, serial, serial_graphs, short_default, short_graphs);
         r.note += buf;
       }
       if (kc.bc) {  // one fill alone, for the note

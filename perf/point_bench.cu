@@ -109,6 +109,8 @@ bool run_kernel(const std::string& kernel, const F& fn, const ts::input_fields<T
     rows.push_back(r);
   };
   time_policy(cu::naive<>{});
+  if constexpr (Rank >= 2) time_policy(cu::streaming<>{});
+  if constexpr (Rank >= 2) time_policy(cu::vector_streaming<>{});
   if constexpr (Rank >= 2) time_policy(cu::pipelined<>{});
   (time_policy(Variants{}), ...);
   time_policy(cu::automatic{});
@@ -117,15 +119,18 @@ bool run_kernel(const std::string& kernel, const F& fn, const ts::input_fields<T
   return agree;
 }
 
-// Tile and depth variants of pipelined's point-function kernel, built where the option
+// Tile and chunk variants of the point-function kernels, built where the option
 // TESSERA_BENCH_POINT_VARIANTS is on (perf/CMakeLists.txt; off by default: CI compiles
 // this file too).
 #if defined(TESSERA_BENCH_POINT_VARIANTS)
-#define TESSERA_POINT_VARIANTS_3D                                                                          \
-  cu::naive<32, 4, 4>, cu::naive<64, 4>, cu::naive<32, 16>, cu::naive<128, 2>, cu::naive<32, 8, 2>,    \
-      cu::naive<32, 2, 8>, cu::pipelined<32, 8>, cu::pipelined<64, 4>
-#define TESSERA_POINT_VARIANTS_2D \
-  cu::naive<256, 1>, cu::naive<64, 4>, cu::naive<32, 16>, cu::naive<128, 8>, cu::pipelined<256, 0, 0, 8>
+#define TESSERA_POINT_VARIANTS_3D                                                                              \
+  cu::naive<64, 4>, cu::naive<32, 16>, cu::naive<32, 8, 2>, cu::pipelined<64, 4>, cu::streaming<32, 8, 8>,   \
+      cu::streaming<32, 8, 4>, cu::streaming<64, 4, 4>, cu::streaming<64, 4, 16>, cu::streaming<32, 16, 4>, \
+      cu::streaming<64, 4, 8>, cu::streaming<32, 8, 16>, cu::vector_streaming<2>, cu::vector_streaming<8>,      \
+      cu::vector_streaming<4, 4>, cu::vector_streaming<4, 16>
+#define TESSERA_POINT_VARIANTS_2D                                                                           \
+  cu::naive<64, 4>, cu::naive<128, 8>, cu::pipelined<256, 0, 0, 8>, cu::streaming<128>, cu::streaming<512>, \
+      cu::streaming<256, 0, 4>, cu::streaming<256, 0, 16>, cu::vector_streaming<4>, cu::vector_streaming<8>
 #else
 #define TESSERA_POINT_VARIANTS_3D
 #define TESSERA_POINT_VARIANTS_2D

@@ -1,7 +1,7 @@
 #pragma once
 // tessera-bench's point-function section (point_bench.cu, compiled by nvcc: the kernels
 // are instantiated where apply is called): tessera::physics kernels on cuda::naive,
-// cuda::pipelined and cuda::automatic against the device's copy bandwidth.
+// cuda::streaming, cuda::vector_streaming, cuda::pipelined and cuda::automatic against the device's copy bandwidth.
 //
 //   ideal bytes   every field read once and the output written once:
 //                 (inputs + outputs) * points * sizeof(T)

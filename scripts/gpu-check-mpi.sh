@@ -107,11 +107,11 @@ step "compute-sanitizer memcheck and racecheck on each rank of test_mpi_device -
 # (--kernel-name-exclude; every tessera kernel is still checked).
 for tool in memcheck racecheck; do
   { [[ $tool == memcheck ]] && extra=(--report-api-errors no) || extra=(--kernel-name-exclude kns=ncclDevKernel)
-    timeout "${SANITIZER_TIMEOUT:-240}" "${mpirun_[@]}" -np 2 compute-sanitizer --tool "$tool" "${extra[@]}" \
+    timeout --foreground "${SANITIZER_TIMEOUT:-240}" "${mpirun_[@]}" -np 2 compute-sanitizer --tool "$tool" "${extra[@]}" \
       --error-exitcode 3 "$device_tests" >"$out/sanitizer-$tool.log" 2>&1
     if grep -qiE "unrecogni[sz]ed|unknown option|invalid (option|value)" "$out/sanitizer-$tool.log"; then
       echo "##### this compute-sanitizer takes no ${extra[*]}: run without it" >"$out/sanitizer-$tool.log"
-      timeout "${SANITIZER_TIMEOUT:-240}" "${mpirun_[@]}" -np 2 compute-sanitizer --tool "$tool" \
+      timeout --foreground "${SANITIZER_TIMEOUT:-240}" "${mpirun_[@]}" -np 2 compute-sanitizer --tool "$tool" \
         --error-exitcode 3 "$device_tests" >>"$out/sanitizer-$tool.log" 2>&1
     fi; } &
 done

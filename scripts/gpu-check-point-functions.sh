@@ -2,7 +2,7 @@
 # The point-function GPU check in one call (offline works: carry .debs/): builds only what
 # it needs (the CUDA semantics tests, the CLI, tessera-bench with pipelined's
 # point-function tile variants), runs the point-function test cases, the point-function
-# benchmark (BENCH_REPS, default 10), seismic3d on cuda:pipelined and automatic against
+# benchmark (BENCH_REPS, default 10), seismic3d on cuda:pipelined, cuda:streaming and automatic against
 # Kokkos and the analytic solution (and 256^3 timings), compute-sanitizer memcheck,
 # racecheck and initcheck over the point-function cases beside the whole CUDA semantics
 # program, and tessera-bench --smoke. Logs and the CSV go to $OUT (default ./gpu-logs).
@@ -29,11 +29,11 @@ step "point-function benchmark"
   tee -a "$out/summary.txt" || status=1
 
 step "seismic3d"
-for p in cuda:pipelined automatic; do
+for p in cuda:pipelined cuda:streaming automatic; do
   "$build/apps/tessera/tessera" run --problem seismic3d --model homogeneous --size 64 --policy "$p" --validate 2>&1 |
     tee -a "$out/summary.txt" | grep -q "analytic check.*pass" || status=1
 done
-for p in cuda:naive automatic; do
+for p in cuda:naive cuda:streaming automatic; do
   "$build/apps/tessera/tessera" run --problem seismic3d --size 256 --steps 200 --precision float --policy "$p" 2>&1 |
     tee -a "$out/summary.txt"
 done
@@ -42,7 +42,7 @@ step "compute-sanitizer on the point-function cases; the whole semantics program
 "$semantics" --test-case-exclude='*allocation that cannot succeed*' >"$out/semantics.log" 2>&1 &
 whole=$!
 for tool in memcheck racecheck initcheck; do
-  timeout "${SANITIZER_TIMEOUT:-170}" compute-sanitizer --tool "$tool" --error-exitcode 3 "$semantics" \
+  timeout --foreground "${SANITIZER_TIMEOUT:-170}" compute-sanitizer --tool "$tool" --error-exitcode 3 "$semantics" \
     -tc='cuda point functions*' >"$out/sanitizer-$tool.log" 2>&1 &
 done
 wait

@@ -48,7 +48,7 @@ san() {  # tool program
   local log="$build/sanitizer-$1-$(basename "$2").log"
   local cases=()
   [[ -n "${GPU_CHECK_SANITIZER_CASES:-}" ]] && cases=(--test-case="$GPU_CHECK_SANITIZER_CASES")
-  timeout "${GPU_CHECK_SANITIZER_TIMEOUT:-540}" compute-sanitizer --tool "$1" --error-exitcode 3 "$2" \
+  timeout --foreground "${GPU_CHECK_SANITIZER_TIMEOUT:-540}" compute-sanitizer --tool "$1" --error-exitcode 3 "$2" \
     --test-case-exclude='*allocation that cannot succeed*' "${cases[@]}" >"$log" 2>&1
   local rc=$?
   echo "$1 $(basename "$2"): exit $rc; $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)"

@@ -46,7 +46,8 @@ bool with_policy(const std::string& name, F&& f) {
   return found;
 }
 
-/// Whether policy P runs point functions: every host policy; on CUDA, naive, pipelined and automatic.
+/// Whether policy P runs point functions: every host policy; on CUDA, naive, streaming, vector-streaming,
+/// pipelined and automatic.
 template <class P>
 constexpr bool runs_point_functions() {
 #if TESSERA_ENABLE_CUDA
@@ -61,7 +62,8 @@ inline std::string point_function_refusal(const std::string& name) {
   with_policy(name, [&](auto p, auto) {
     if (!runs_point_functions<decltype(p)>())
       why = name + " does not run point functions yet (its kernels take constant coefficients); seismic3d is a "
-                   "point function of five fields: use cuda:naive, cuda:pipelined, automatic or a host policy";
+                   "point function of five fields: use cuda:naive, cuda:streaming, cuda:vector-streaming, cuda:pipelined, automatic or a host "
+                   "policy";
   });
   return why;
 }

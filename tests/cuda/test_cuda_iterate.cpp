@@ -286,3 +286,28 @@ TEST_CASE("step graphs: blocks between callbacks, and none where fewer than two 
     check_step_graphs<cu::naive<>, ts::star<3, 1>, double>(ts::extents<3>{21, 19, 37}, 100, c, 42, 20);
   }
 }
+
+TEST_CASE("step graphs: kernels are recorded without the overlap attribute, and the setting returns after") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  const bool before = cu::overlapped_launches();
+  ts::View<float, 3> h("v", ts::extents<3>{6, 7, 9}, 1);
+  fill_random(h, 5);
+  const auto v = to_device(h, "v_d");
+  const auto bc = ts::boundary_conditions<3>::uniform(ts::boundary::periodic());
+  bool inside = true;
+  CHECK(cu::replay_steps(ts::CudaSpace{}, 2, [&](cudaStream_t s) {
+    inside = cu::overlapped_launches();
+    ts::fill_ghosts(v, bc, s);
+  }));
+  CHECK_FALSE(inside);
+  CHECK(cu::overlapped_launches() == before);
+  // a record that throws abandons its capture and restores the setting too
+  CHECK_FALSE(cu::replay_steps(ts::CudaSpace{}, 1, [&](cudaStream_t) { throw ts::invalid_argument_error("stop"); }));
+  CHECK(cu::overlapped_launches() == before);
+  // the fill ran through the graph: every cell, ghosts included, equals the host fill
+  ts::fill_ghosts(h, bc);
+  const auto got = to_host(v);
+  ts::index_t differ = 0;
+  for_each_point<3>(h.extents(), 1, [&](auto... i) { differ += !(got(i...) == h(i...)); });
+  CHECK(differ == 0);
+}

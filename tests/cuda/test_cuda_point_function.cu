@@ -44,7 +44,8 @@ void check_against_host(const F& fn, const ts::input_fields<T, Rank, ts::HostSpa
 }  // namespace
 
 TEST_CASE_TEMPLATE("cuda point functions: physics kernels agree with host::serial", P, ts::cuda::naive<>,
-                   ts::cuda::naive<16, 4, 4>, ts::cuda::pipelined<>, ts::cuda::automatic, ts::automatic) {
+                   ts::cuda::naive<16, 4, 4>, ts::cuda::streaming<>, ts::cuda::vector_streaming<>,
+                   ts::cuda::pipelined<>, ts::cuda::automatic, ts::automatic) {
   TESSERA_REQUIRE_CUDA_DEVICE();
   {  // div(k grad u), two fields, double, awkward extents
     const ts::extents<3> n{37, 29, 53};
@@ -73,7 +74,8 @@ TEST_CASE_TEMPLATE("cuda point functions: physics kernels agree with host::seria
 }
 
 TEST_CASE_TEMPLATE("cuda point functions: lambdas, several outputs, 1D, stencils", P, ts::cuda::naive<>,
-                   ts::cuda::pipelined<>, ts::cuda::automatic, ts::automatic) {
+                   ts::cuda::streaming<>, ts::cuda::vector_streaming<>, ts::cuda::pipelined<>, ts::cuda::automatic,
+                   ts::automatic) {
   TESSERA_REQUIRE_CUDA_DEVICE();
   {  // a TESSERA_HD lambda with two outputs
     const ts::extents<2> n{45, 300};
@@ -84,13 +86,22 @@ TEST_CASE_TEMPLATE("cuda point functions: lambdas, several outputs, 1D, stencils
     });
     check_against_host<P>(gradient, ts::inputs(u), ts::outputs(gy, gx), 1e-6);
   }
-  if constexpr (!std::is_same_v<P, ts::cuda::pipelined<>>) {  // 1D, reach 2 (pipelined marches: 2D and 3D)
+  {  // 1D, reach 2: pipelined and the streaming kinds march along the slowest axis of 2D and 3D grids
     ts::View<double, 1> u("u", ts::extents<1>{1001}, 2), ref("bilaplacian", ts::extents<1>{1001}, 1);
     fill_random(u, 10);
     const auto bilap = ts::pointwise(ts::reach<2>{}, [] TESSERA_HD(ts::field<double, 1, 2> f) {
       return f(off<-2>) - 4 * f(off<-1>) + 6 * f() - 4 * f(off<1>) + f(off<2>);
     });
-    check_against_host<P>(bilap, ts::inputs(u), ts::outputs(ref), 1e-13);
+    if constexpr (std::is_same_v<P, ts::cuda::streaming<>> || std::is_same_v<P, ts::cuda::vector_streaming<>>) {
+      const auto du = to_device(u, "u_d");
+      ts::View<double, 1, ts::CudaSpace> out("out_d", ts::extents<1>{1001}, 1);
+      const auto why = message_of<ts::unsupported_error>([&] { ts::apply(P{}, bilap, ts::inputs(du), ts::outputs(out)); });
+      CHECK(why.find(P::name()) != std::string::npos);
+      CHECK(why.find("1D") != std::string::npos);
+      CHECK(why.find("cuda::naive") != std::string::npos);
+    } else if constexpr (!std::is_same_v<P, ts::cuda::pipelined<>>) {
+      check_against_host<P>(bilap, ts::inputs(u), ts::outputs(ref), 1e-13);
+    }
   }
   {  // a constant-coefficient stencil through the point-function path
     const ts::extents<3> n{17, 33, 65};
@@ -103,7 +114,8 @@ TEST_CASE_TEMPLATE("cuda point functions: lambdas, several outputs, 1D, stencils
 
 namespace {
 /// Fields of different radii (0, 2, 1) and ghost widths wider than the radii: the
-/// pipelined kernel's copy schedule runs each field's planes at its own lead.
+/// pipelined kernel's copy schedule runs each field's planes at its own lead, and the
+/// streaming kernel prefetches each field's plane beyond its own reach.
 struct mixed_reach {
   using reach_type = ts::reach<0, 2, 1>;
   template <class A, class B, class C>
@@ -114,10 +126,13 @@ struct mixed_reach {
 };
 }  // namespace
 
-TEST_CASE_TEMPLATE("cuda point functions: pipelined tiles, chunks and reaches agree with host::serial", P,
+TEST_CASE_TEMPLATE("cuda point functions: marching tiles, chunks and reaches agree with host::serial", P,
                    ts::cuda::pipelined<>, ts::cuda::pipelined<64, 4, 1, 1>, ts::cuda::pipelined<32, 8, 0, 3, 3>,
-                   ts::cuda::pipelined<0, 0, 0, 0, 1>) {
+                   ts::cuda::pipelined<0, 0, 0, 0, 1>, ts::cuda::streaming<>, ts::cuda::streaming<32, 8, 3>,
+                   ts::cuda::streaming<16, 2, 1>, ts::cuda::streaming<128, 1, 64>, ts::cuda::vector_streaming<>,
+                   ts::cuda::vector_streaming<1, 3>, ts::cuda::vector_streaming<8, 1>) {
   TESSERA_REQUIRE_CUDA_DEVICE();
+  // extents not multiples of the tiles; 5 planes: fewer than one chunk of most tiles
   for (const auto& n : {ts::extents<3>{13, 21, 45}, ts::extents<3>{5, 3, 7}, ts::extents<3>{70, 17, 33}}) {
     ts::View<float, 3> a("a", n, 0), b("b", n, 3), c("c", n, 1), ref("mixed", n, 1);
     fill_random(a, 21);
@@ -138,7 +153,8 @@ TEST_CASE_TEMPLATE("cuda point functions: pipelined tiles, chunks and reaches ag
   }
 }
 
-TEST_CASE("cuda point functions: pipelined refuses rows off 16 bytes by name, automatic runs naive") {
+TEST_CASE("cuda point functions: pipelined refuses rows off 16 bytes by name, vector_streaming runs them, automatic "
+          "runs streaming") {
   TESSERA_REQUIRE_CUDA_DEVICE();
   const ts::extents<3> n{9, 10, 11};
   const auto fn = ts::physics::div_k_grad<double>{10.0};
@@ -167,11 +183,44 @@ TEST_CASE("cuda point functions: pipelined refuses rows off 16 bytes by name, au
       CHECK(why.find("u_d") != std::string::npos);
       CHECK(why.find("cuda::naive") != std::string::npos);
     }
+    // vector_streaming reads and writes point by point (a lane's columns 32 apart): any row alignment
+    ts::View<double, 3> odd_out("out_odd_rows", ts::layout<3>(n, 1, row_alignment));
+    poison(odd_out);
+    const auto odd_rows = to_device(odd_out, "out_odd_rows_d");
+    ts::apply(ts::cuda::vector_streaming<>{}, fn, ts::inputs(u, k), ts::outputs(odd_rows));
+    CHECK(ts::cuda::last_launch().plan.strategy == "vector_streaming");
+    CHECK(max_relative_error(to_host(odd_rows), ref) <= 1e-12);
+    CHECK(ghosts_changed(to_host(odd_rows)) == 0);
     ts::apply(ts::cuda::automatic{}, fn, ts::inputs(u, k), ts::outputs(out));
-    CHECK(ts::cuda::last_launch().plan.strategy == "naive");  // faster than pipelined (perf/RESULTS.md run 13)
+    // streaming: the fastest on every point function (perf/RESULTS.md run 16); rows of 256 bytes
+    CHECK(ts::cuda::last_launch().plan.strategy == "streaming");
     CHECK(ts::cuda::last_launch().block[0] == 32);
+    CHECK(ts::cuda::last_launch().plan.chunk == 4);
     const auto got = to_host(out);
     CHECK(max_relative_error(got, ref) <= 1e-12);
     CHECK(ghosts_changed(got) == 0);
   }
+}
+
+TEST_CASE("cuda point functions: automatic runs naive in 1D, streaming's defaults in 2D") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  const auto bilap = ts::pointwise(ts::reach<2>{}, [] TESSERA_HD(ts::field<float, 1, 2> f) {
+    return f(off<-2>) - 4 * f(off<-1>) + 6 * f() - 4 * f(off<1>) + f(off<2>);
+  });
+  ts::View<float, 1> u1("u", ts::extents<1>{777}, 2), ref1("r", ts::extents<1>{777}, 0);
+  fill_random(u1, 41);
+  check_against_host<ts::cuda::automatic>(bilap, ts::inputs(u1), ts::outputs(ref1), 1e-5);
+  CHECK(ts::cuda::last_launch().plan.strategy == "naive");
+  const ts::extents<2> n{1000, 301};  // rows not a multiple of the chunk (8)
+  ts::View<float, 2> q("q", n, 1), vy("vy", n, 0), vx("vx", n, 0), ref("advected", n, 1);
+  fill_random(q, 42);
+  fill_random(vy, 43);
+  fill_random(vx, 44);
+  check_against_host<ts::cuda::automatic>(ts::physics::upwind_advection<float>{0.3f}, ts::inputs(q, vy, vx),
+                                          ts::outputs(ref), 1e-5);
+  const auto& launch = ts::cuda::last_launch();
+  CHECK(launch.plan.strategy == "streaming");
+  CHECK(launch.block[0] == 256);
+  CHECK(launch.block[1] == 1);
+  CHECK(launch.grid[1] == (1000 + 7) / 8);
 }

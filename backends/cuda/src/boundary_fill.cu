@@ -1,14 +1,25 @@
-// Device ghost fills: one launch per axis, both faces of the axis at once.
+// Device ghost fills: every face of every axis in one launch.
 //
-// The cells a fill writes are the slabs of core/boundary.hpp (ghost_slab), filled axis by
-// axis so edges and corners take the later axis' rule, as on the host. Within an axis the
-// two faces are independent (a copying fill reads the interior layers [0, g) or [n - g, n)
-// along the axis, never the other face's ghosts: check_boundary_conditions refuses g > n),
-// so one launch writes both. A thread owns one cell of the slab's fastest axis other than
-// the filled one (so the writes of a warp are consecutive in memory wherever the slab has
-// rows), blockIdx.y walks the remaining axis, blockIdx.z picks the face, and the thread
-// writes the g layers along the filled axis: no integer division per cell, and a face of
-// the fastest axis (one cell per row) costs one partial line per row, no more.
+// The host fills the slabs of core/boundary.hpp (ghost_slab) axis by axis, so edges and
+// corners take the later axis' rule. The device computes that result directly, which
+// frees it of the order: a ghost cell's last writer is the fill of its highest axis whose
+// coordinate is a ghost, and that fill writes the face's Dirichlet value, or copies the
+// cell whose coordinate on that axis is mapped into the interior (ghost_source), whose
+// own value the earlier axes gave it. So, from the highest axis down: a ghost coordinate
+// on a Dirichlet face gives the value, one on a copying face is mapped into the interior,
+// and when no ghost coordinate is left the interior cell is read. Every cell reads only
+// interior cells, which no fill writes: the slabs of all faces run at once, with no race,
+// and the result equals the host's cell by cell (tests/cuda: fills against host fills).
+//
+// Why one launch (perf/RESULTS.md run 15): on grids of 128^3-160^3 a periodic step spent
+// half its time in the three launches of the per-axis fill (3.7-6.2 us each, mostly launch
+// and the wait for the grid before it, not bytes).
+//
+// Layout of the launch: blockIdx.z picks the face (2d + side). A thread owns one cell of
+// the slab's fastest axis other than d (so the writes of a warp are consecutive in memory
+// wherever the slab has rows), blockIdx.y walks the remaining axis, and the thread writes
+// the g layers along d.
+#include <algorithm>
 #include <string>
 
 #include "tessera/cuda/boundary_fill.hpp"
@@ -19,34 +30,60 @@ namespace tessera::cuda {
 namespace {
 
 /// The slab of axis d on both faces, as the kernel walks it: the axis threads run along
-/// (`fast`) and the one blockIdx.y walks (`slow`) as first index, extent and stride (an
-/// axis the rank lacks: 0, 1, 0), and the ghost layers along d.
+/// (`fast`) and the one blockIdx.y walks (`slow`) as axis (-1: none), first index and
+/// extent (an axis the rank lacks: -1, 0, 1).
 struct axis_slab {
-  int d = 0;
-  index_t fast_lo = 0, fast_n = 1, fast_stride = 0;
-  index_t slow_lo = 0, slow_n = 1, slow_stride = 0;
-  index_t g = 0;
+  int fast = -1, slow = -1;
+  index_t fast_lo = 0, fast_n = 0;
+  index_t slow_lo = 0, slow_n = 1;
 };
 
+template <int Rank>
+struct face_slabs {
+  axis_slab axis[Rank];
+};
+
+// The parameters are __grid_constant__: the kernel indexes them by the block's face (a value
+// known only at run time), which would otherwise copy them to every thread's local memory
+// (a first version without it took 0.30 ms for a 512^3 fill against 0.10 ms for the three
+// launches it replaced). Every loop over axes is unrolled, so c[] stays in registers.
 template <class T, int Rank>
-__global__ void fill_axis(view_accessor<T, Rank> a, axis_slab s, boundary low, boundary high) {
-  detail::begin_after_previous_grid();  // first: the sweep or the axis before may still run
+__global__ void fill_faces(const __grid_constant__ view_accessor<T, Rank> a,
+                           const __grid_constant__ face_slabs<Rank> slabs,
+                           const __grid_constant__ boundary_conditions<Rank> bc) {
+  detail::begin_after_previous_grid();  // first: the sweep before may still run
+  const int d = static_cast<int>(blockIdx.z) / 2, side = static_cast<int>(blockIdx.z) % 2;
+  const axis_slab& s = slabs.axis[d];
   const index_t f = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (f >= s.fast_n) return;
-  const int side = static_cast<int>(blockIdx.z);
-  const boundary b = side == 0 ? low : high;
-  const index_t n = a.n[s.d], sd = a.stride[s.d];
-  const index_t first = side == 0 ? -s.g : n;  // first ghost layer along d on this face
-  const index_t fast_off = (s.fast_lo + f) * s.fast_stride;
+  const index_t g = a.ghost;
   for (index_t j = blockIdx.y; j < s.slow_n; j += gridDim.y) {
-    const index_t base = fast_off + (s.slow_lo + j) * s.slow_stride;
-    for (index_t k = 0; k < s.g; ++k) {
-      const index_t i = first + k;
-      T* cell = a.origin + base + i * sd;
-      if (b.kind == boundary_kind::dirichlet)
-        *cell = static_cast<T>(b.value);
-      else
-        *cell = a.origin[base + tessera::detail::ghost_source(i, n, b.kind) * sd];
+    for (index_t k = 0; k < g; ++k) {
+      index_t c[Rank];
+#pragma unroll
+      for (int e = 0; e < Rank; ++e)
+        c[e] = e == d ? (side == 0 ? k - g : a.n[e] + k) : e == s.fast ? s.fast_lo + f : e == s.slow ? s.slow_lo + j : 0;
+      index_t cell = 0;
+#pragma unroll
+      for (int e = 0; e < Rank; ++e) cell += c[e] * a.stride[e];
+      bool fixed = false;
+      T value{};
+#pragma unroll
+      for (int e = Rank - 1; e >= 0; --e) {  // the highest ghost axis wrote last
+        if (fixed || (c[e] >= 0 && c[e] < a.n[e])) continue;
+        const boundary& b = bc.faces[2 * e + (c[e] < 0 ? 0 : 1)];
+        if (b.kind == boundary_kind::dirichlet)
+          fixed = true, value = static_cast<T>(b.value);
+        else
+          c[e] = tessera::detail::ghost_source(c[e], a.n[e], b.kind);
+      }
+      if (!fixed) {
+        index_t from = 0;
+#pragma unroll
+        for (int e = 0; e < Rank; ++e) from += c[e] * a.stride[e];
+        value = a.origin[from];
+      }
+      a.origin[cell] = value;
     }
   }
 }
@@ -58,27 +95,32 @@ void fill_ghosts_device(const view_accessor<T, Rank>& a, const boundary_conditio
                         cudaStream_t stream) {
   const index_t g = a.ghost;
   if (g == 0) return;
+  face_slabs<Rank> slabs;
+  index_t most_fast = 0, most_slow = 0;
   for (int d = 0; d < Rank; ++d) {
     // the slab of the low face; the high face differs only along d (core/boundary.hpp)
     index_t l[3] = {0, 0, 0}, h[3] = {1, 1, 1};
     tessera::detail::ghost_slab<Rank>(a.n, g, d, 0, l, h);
-    axis_slab s;
-    s.d = d;
-    s.g = g;
+    axis_slab& s = slabs.axis[d];
     int others = 0;  // the fastest other axis, then the next one
     for (int e = Rank - 1; e >= 0; --e) {
       if (e == d) continue;
-      if (others++ == 0) s.fast_lo = l[e], s.fast_n = h[e] - l[e], s.fast_stride = a.stride[e];
-      else s.slow_lo = l[e], s.slow_n = h[e] - l[e], s.slow_stride = a.stride[e];
+      if (others++ == 0) s.fast = e, s.fast_lo = l[e], s.fast_n = h[e] - l[e];
+      else s.slow = e, s.slow_lo = l[e], s.slow_n = h[e] - l[e];
     }
-    if (s.fast_n <= 0 || s.slow_n <= 0) continue;
-    const int block = 256;
-    const dim3 grid(static_cast<unsigned>((s.fast_n + block - 1) / block),
-                    static_cast<unsigned>(s.slow_n < 65535 ? s.slow_n : 65535), 2);
-    detail::launch_after_previous(&fill_axis<T, Rank>,
-                                  "fill_axis (ghost fill of view '" + std::string(a.label) + "') [fill_ghosts]", grid,
-                                  dim3(block), 0, stream, a, s, bc.faces[2 * d], bc.faces[2 * d + 1]);
+    if (Rank == 1) s.fast_n = 1;  // the g cells along d are the whole slab
+    if (s.fast_n <= 0 || s.slow_n <= 0) s.fast_n = 0, s.slow_n = 0;  // an empty slab: its blocks return
+    most_fast = std::max(most_fast, s.fast_n);
+    most_slow = std::max(most_slow, s.slow_n);
   }
+  if (most_fast == 0) return;
+  const int block = 256;
+  const dim3 grid(static_cast<unsigned>((most_fast + block - 1) / block),
+                  static_cast<unsigned>(std::min<index_t>(std::max<index_t>(most_slow, 1), 65535)),
+                  static_cast<unsigned>(2 * Rank));
+  detail::launch_after_previous(&fill_faces<T, Rank>,
+                                "fill_faces (ghost fill of view '" + std::string(a.label) + "') [fill_ghosts]", grid,
+                                dim3(block), 0, stream, a, slabs, bc);
 }
 
 #define TESSERA_FILL_INSTANTIATE(T, R) \

@@ -76,8 +76,23 @@ std::atomic<bool> overlapped_allowed{true};
 
 void allow_overlapped_launches(bool on) { overlapped_allowed.store(on, std::memory_order_relaxed); }
 
+namespace {
+thread_local bool recording_graph = false;
+}
+
+void detail::recording_step_graph(bool on) { recording_graph = on; }
+
 bool overlapped_launches() {
-  return overlapped_allowed.load(std::memory_order_relaxed) && current_device_limits().compute_major >= 9;
+  if (!overlapped_allowed.load(std::memory_order_relaxed) || recording_graph) return false;
+  // asked on every launch: remember the answer per thread for the device last asked about,
+  // instead of taking current_device_limits()' mutex each time
+  thread_local int known_device = -1;
+  thread_local bool known = false;
+  int dev = -1;
+  if (cudaGetDevice(&dev) == cudaSuccess && dev >= 0 && dev == known_device) return known;
+  known = current_device_limits().compute_major >= 9;  // throws, naming the problem, without a device
+  known_device = dev;
+  return known;
 }
 
 namespace {

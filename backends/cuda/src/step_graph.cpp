@@ -2,6 +2,7 @@
 #include "tessera/cuda/step_graph.hpp"
 
 #include "tessera/cuda/cuda_check.hpp"
+#include "tessera/cuda/runtime.hpp"
 
 namespace tessera::cuda {
 
@@ -30,11 +31,13 @@ cudaStream_t step_graph::begin_capture() {
   TESSERA_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal),
                      "tessera::iterate: starting the capture of a step graph");
   capturing_ = true;
+  recording_step_graph(true);  // the graph's kernels are recorded without the overlap attribute
   return stream_;
 }
 
 bool step_graph::end_capture() {
   capturing_ = false;
+  recording_step_graph(false);
   const cudaError_t ended = cudaStreamEndCapture(stream_, &graph_);
   if (ended != cudaSuccess || graph_ == nullptr) {
     (void)cudaGetLastError();  // the invalidated capture's error is not the caller's
@@ -54,6 +57,7 @@ bool step_graph::end_capture() {
 void step_graph::abandon_capture() noexcept {
   if (!capturing_) return;
   capturing_ = false;
+  recording_step_graph(false);
   cudaGraph_t g = nullptr;
   (void)cudaStreamEndCapture(stream_, &g);
   if (g) cudaGraphDestroy(g);

@@ -1,7 +1,7 @@
 #pragma once
-// Ghost-layer fills on the device (see core/boundary.hpp for the rules). One kernel
-// launch per face, one thread per ghost cell of the face's slab, faces in the same
-// order as the host fill so edges and corners agree.
+// Ghost-layer fills on the device (see core/boundary.hpp for the rules): one kernel
+// launch for every face, each ghost cell computed from interior cells to the value the
+// host's axis-by-axis fill gives it (src/boundary_fill.cu says how).
 #include <cuda_runtime_api.h>
 
 #include "tessera/core/accessor.hpp"

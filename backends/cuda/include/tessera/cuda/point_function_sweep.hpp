@@ -5,12 +5,15 @@
 // TESSERA_HD (tessera's CUDA flags turn on --extended-lambda).
 //
 // Lowered by cuda::naive (one thread per output point, each field's neighbours read from
-// global memory through L1/L2), cuda::pipelined (2D and 3D: each field read beyond the
-// point staged plane by plane in shared memory by asynchronous copies, the function
+// global memory through L1/L2), cuda::streaming and cuda::vector_streaming (2D and 3D: one
+// thread per output column, or per 16 bytes' worth of columns 32 apart, marching a short
+// chunk of planes, the planes it read in L1 and the next one prefetched:
+// cuda/point_function_streaming.hpp), cuda::pipelined (2D and 3D: each field read beyond
+// the point staged plane by plane in shared memory by asynchronous copies, the function
 // called on windows into it: cuda/point_function_pipelined.hpp) and cuda::automatic
-// (naive: it measured faster than pipelined on every point function, perf/RESULTS.md run
-// 13). The other strategies refuse point functions at compile time instead of
-// silently running another kernel: their pipelines take constant coefficients
+// (streaming in 2D and 3D, naive in 1D: streaming measured fastest on every point function,
+// perf/RESULTS.md run 16). The other strategies refuse point functions at compile time
+// instead of silently running another kernel: their pipelines take constant coefficients
 // (sweep_params' term<K>).
 #include <cstddef>
 #include <string>
@@ -22,10 +25,13 @@
 #include "tessera/core/point_function.hpp"
 #include "tessera/cuda/memory_space.hpp"
 #include "tessera/cuda/point_function_pipelined.hpp"
+#include "tessera/cuda/point_function_streaming.hpp"
 #include "tessera/cuda/point_params.hpp"
 #include "tessera/cuda/policy.hpp"
 #include "tessera/cuda/runtime.hpp"
 #include "tessera/cuda/strategies/naive.hpp"
+#include "tessera/cuda/strategies/streaming.hpp"
+#include "tessera/cuda/strategies/vector_streaming.hpp"
 
 namespace tessera::cuda {
 
@@ -36,6 +42,10 @@ template <int X, int Y, int Z>
 inline constexpr bool runs_point_functions<naive<X, Y, Z>> = true;
 template <int X, int Y, int R, int S, int C>
 inline constexpr bool runs_point_functions<pipelined<X, Y, R, S, C>> = true;
+template <int X, int Y, int C>
+inline constexpr bool runs_point_functions<streaming<X, Y, C>> = true;
+template <int W, int C, int D>
+inline constexpr bool runs_point_functions<vector_streaming<W, C, D>> = true;
 
 template <class P>
 struct is_pipelined : std::false_type {};
@@ -44,6 +54,22 @@ struct is_pipelined<pipelined<X, Y, R, S, C>> : std::true_type {
   template <class T, int Rank>
   using point_tile = point_pipelined_tile<T, Rank, X, Y, R, S>;
   static constexpr int chunk = C;
+};
+
+/// The marching point-function kernel's tile for streaming and vector_streaming policies.
+template <class P>
+struct marching_point_tile : std::false_type {};
+template <int X, int Y, int C>
+struct marching_point_tile<streaming<X, Y, C>> : std::true_type {
+  template <class T, int Rank>
+  using tile = point_streaming_tile<T, Rank, X, Y, C>;
+  static constexpr const char* strategy = "streaming";
+};
+template <int W, int C, int D>
+struct marching_point_tile<vector_streaming<W, C, D>> : std::true_type {
+  template <class T, int Rank>
+  using tile = point_vector_tile<T, Rank, W, C>;
+  static constexpr const char* strategy = "vector_streaming";
 };
 
 /// "" when every field pipelined stages (radius > 0) has its rows on 16 bytes; else why not.
@@ -59,7 +85,8 @@ std::string point_rows_on_16_bytes(const input_fields<T, Rank, CudaSpace, NI>& i
 }
 }  // namespace detail
 
-/// True for the CUDA policies that run point functions (naive, pipelined, automatic).
+/// True for the CUDA policies that run point functions (naive, streaming, vector_streaming,
+/// pipelined, automatic).
 template <class P>
 inline constexpr bool runs_point_functions_v = detail::runs_point_functions<P>;
 
@@ -141,6 +168,22 @@ void naive_point_launch(const std::string& policy, const point_params<F, T, Rank
                 dim3(tile::block_x, tile::block_y, tile::block_z), 0, stream, p);
 }
 
+/// The marching kernel (streaming's, or vector_streaming's with Tile::vec > 1) over p, or
+/// unsupported_error with the reason: a 1D grid, a grid beyond CUDA's limits.
+template <class Tile, class F, class T, int Rank, std::size_t NI, std::size_t NO>
+void marching_point_launch(const std::string& strategy, const std::string& policy,
+                           const point_params<F, T, Rank, NI, NO>& p, const input_fields<T, Rank, CudaSpace, NI>& in,
+                           cudaStream_t stream) {
+  const std::string what = "tessera::apply(" + policy + ", point function): ";
+  const auto plan = point_column_plan<Tile>(strategy, in[0].extents(), current_device_limits());
+  if (!plan.ok()) throw unsupported_error(what + plan.reason);
+  if constexpr (Rank >= 2)
+    launch_kernel_after_previous(
+        &kernels::marching_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y, Tile::vec>,
+        "marching_point_sweep", policy, "point function", plan,
+        dim3(Tile::block_x, Tile::block_y, 1), 0, stream, p, plan.chunk);
+}
+
 template <class Tile, class F, class T, int Rank, std::size_t NI, std::size_t NO>
 void pipelined_point_launch(const std::string& policy, const launch_plan& plan,
                             const point_params<F, T, Rank, NI, NO>& p, cudaStream_t stream) {
@@ -159,7 +202,8 @@ void sweep(const Policy& policy, const F& fn, const input_fields<T, Rank, CudaSp
            const output_fields<T, Rank, CudaSpace, NO>& out, cudaStream_t stream = nullptr) {
   static_assert(detail::runs_point_functions<Policy>,
                 "tessera: this CUDA strategy does not run point functions yet (its kernels take constant "
-                "coefficients); use cuda::naive, cuda::pipelined or cuda::automatic for point functions");
+                "coefficients); use cuda::naive, cuda::streaming, cuda::vector_streaming, cuda::pipelined or "
+                "cuda::automatic for point functions");
 #if !defined(__CUDACC__)
   static_assert(sizeof(F) == 0,
                 "tessera: a point function on CUDA views runs in a kernel instantiated where apply is called; "
@@ -180,10 +224,18 @@ void sweep(const Policy& policy, const F& fn, const input_fields<T, Rank, CudaSp
                                                                      detail::is_pipelined<Policy>::chunk);
     if (!plan.ok()) throw unsupported_error(what + plan.reason);
     detail::pipelined_point_launch<tile>(Policy::name(), plan, p, stream);
+  } else if constexpr (detail::marching_point_tile<Policy>::value) {
+    using marching = detail::marching_point_tile<Policy>;
+    detail::marching_point_launch<typename marching::template tile<T, Rank>>(marching::strategy, Policy::name(), p,
+                                                                             in, stream);
   } else if constexpr (std::is_same_v<Policy, automatic>) {
-    // naive: faster than pipelined for every point function measured (perf/RESULTS.md,
-    // run 13: the fields' neighbours hit in L1, and pipelined's barrier a plane costs more)
-    detail::naive_point_launch<naive<>>(Policy::name(), p, in, stream);
+    // streaming with its defaults in 2D and 3D: the fastest on every point function measured
+    // (perf/RESULTS.md run 16); naive in 1D, where nothing marches
+    if constexpr (Rank >= 2)
+      detail::marching_point_launch<detail::point_streaming_tile<T, Rank, 0, 0, 0>>("streaming", Policy::name(), p,
+                                                                                    in, stream);
+    else
+      detail::naive_point_launch<naive<>>(Policy::name(), p, in, stream);
   } else {
     detail::naive_point_launch<Policy>(Policy::name(), p, in, stream);
   }

@@ -41,8 +41,15 @@ inline void synchronize(CudaSpace) { synchronize(); }
 /// grids this hides most of the ~1.5 us between two kernels (perf/RESULTS.md, run 15).
 /// On by default; process-wide; false launches them one after another (comparisons).
 void allow_overlapped_launches(bool on);
-/// True when allowed and the current device has them (compute capability 9 or later).
+/// True when allowed and the current device has them (compute capability 9 or later),
+/// and this thread is not recording a step graph (step_graph.hpp): a graph's kernels
+/// measured faster launched plainly than with the attribute (perf/RESULTS.md, run 15).
 bool overlapped_launches();
+
+namespace detail {
+/// step_graph's capture says when it starts and stops recording on this thread.
+void recording_step_graph(bool on);
+}  // namespace detail
 
 /// What the most recent tessera launch on this host thread used.
 struct launch_record {

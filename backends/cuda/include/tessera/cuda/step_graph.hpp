@@ -9,7 +9,8 @@
 // iterate uses it only when asked (iterate_options::launch_graphs): a call records and
 // instantiates its graph once, which short runs do not pay back; over 1000 steps on small
 // grids it measured the fastest, with overlapped launches (runtime.hpp) off
-// (perf/RESULTS.md, run 15).
+// (perf/RESULTS.md, run 15), so kernels recorded into a graph go without the overlap
+// attribute.
 #include <cuda_runtime_api.h>
 
 #include "tessera/cuda/memory_space.hpp"
