@@ -1,7 +1,7 @@
 #pragma once
 // Point functions on cuda::streaming and cuda::vector_streaming: each thread owns an output
-// column (vector_streaming: a 16-byte vector of neighbouring columns, 4 floats or 2
-// doubles) and marches a short chunk of planes along the slowest axis (z in 3D, y in 2D),
+// column (vector_streaming: a 16-byte vector's worth of columns, 4 floats or 2 doubles, 32
+// columns apart) and marches a short chunk of planes along the slowest axis (z in 3D, y in 2D),
 // the user's function called on windows into global memory.
 //
 // Why (perf/RESULTS.md run 16): cuda::naive gives each thread one point, and the blocks
@@ -21,9 +21,9 @@
 // a window is a pointer, so there are no registers to shuffle between lanes, and adjacent
 // columns made every warp load span 4 lines (0.27-0.67 of copy measured, run 16); spaced
 // 32 apart each load stays one coalesced row segment and the lane has Vec points' loads
-// in flight. Staging the
-// planes in shared memory (cuda::pipelined) measured slower on every point function: the
-// barrier a plane and the halo's extra bytes cost more than L1 hits (run 13).
+// in flight. Staging the planes in shared memory (cuda::pipelined) measured slower on every
+// point function: the barrier a plane and the halo's extra bytes cost more than L1 hits
+// (run 13).
 #include <cstddef>
 #include <string>
 
@@ -65,8 +65,7 @@ template <class T, int Rank, int BlockX, int BlockY, int Chunk>
 using point_streaming_tile = typename point_streaming_tile_of<T, Rank, BlockX, BlockY, Chunk>::type;
 
 /// vector_streaming's tile for point functions: 32 lanes a warp, each a 16-byte vector's
-/// worth of columns (32 apart);
-/// Warps rows of a plane in 3D (default 4: 128 x 4 floats), Warps segments of a row in 2D
+/// worth of columns (32 apart); Warps rows of a plane in 3D (default 4: 128 x 4 floats), Warps segments of a row in 2D
 /// (default 2). Depth is not used: the plane ahead is prefetched, not held in registers.
 template <class T, int Rank, int Warps, int Chunk>
 using point_vector_tile = point_column_tile<32, (Warps > 0 ? Warps : Rank == 3 ? 4 : 2), elements_per_16_bytes<T>,

@@ -231,9 +231,10 @@ void sweep(const Policy& policy, const F& fn, const input_fields<T, Rank, CudaSp
   } else if constexpr (std::is_same_v<Policy, automatic>) {
     // streaming with its defaults in 2D and 3D: the fastest on every point function measured
     // (perf/RESULTS.md run 16); naive in 1D, where nothing marches
+    using marching = detail::marching_point_tile<streaming<>>;
     if constexpr (Rank >= 2)
-      detail::marching_point_launch<detail::point_streaming_tile<T, Rank, 0, 0, 0>>("streaming", Policy::name(), p,
-                                                                                    in, stream);
+      detail::marching_point_launch<typename marching::template tile<T, Rank>>(marching::strategy, Policy::name(), p,
+                                                                               in, stream);
     else
       detail::naive_point_launch<naive<>>(Policy::name(), p, in, stream);
   } else {
