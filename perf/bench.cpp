@@ -297,8 +297,9 @@ struct stepping_case {
 /// boundary fill and with each boundary kind on every face, per step against the
 /// one-sweep floor: a step moves at least 2 * points * sizeof(T) bytes, so the fraction
 /// of the copy bandwidth is also GCell-updates/s over the floor (copy GB/s / (2 sizeof T)).
-/// Every row is checked against the same iterate with cuda::naive. one_by_one: also time
-/// each row with launch_graphs = true (step graphs), with overlapped launches off
+/// Every row is checked against the same iterate with cuda::naive. The row's time is the
+/// default (launch_graphs unset: step graphs where graphs_pay_off says so). one_by_one: also
+/// time each row with launch_graphs = true and false, with overlapped launches off
 /// (cuda::allow_overlapped_launches), and with both, for the note.
 template <class S, class T, int Rank>
 void run_iterate_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, std::vector<result>& out,
@@ -343,21 +344,23 @@ void run_iterate_case(const options& opt, const ts::extents<Rank>& e, double cop
       const int reps = one_by_one ? std::max(5, opt.reps / 2) : std::max(3, opt.reps / 4);
       summarise(r, c0.per_step_ms(cu::automatic{}, timed_steps, io, reps), points, ideal, copy_gbs);
       if (one_by_one) {  // the same steps with step graphs, and with launches not overlapped
-        auto graphs = io;
+        auto graphs = io, no_graphs = io;  // io: launch_graphs unset, graphs where they pay
         graphs.launch_graphs = true;
+        no_graphs.launch_graphs = false;
         const double with_graphs = median(c0.per_step_ms(cu::automatic{}, timed_steps, graphs, reps));
+        const double without_graphs = median(c0.per_step_ms(cu::automatic{}, timed_steps, no_graphs, reps));
         // calls of 100 steps: does a call's recording and instantiation pay back?
-        const double short_default = median(c0.per_step_ms(cu::automatic{}, 100, io, reps));
+        const double short_default = median(c0.per_step_ms(cu::automatic{}, 100, no_graphs, reps));
         const double short_graphs = median(c0.per_step_ms(cu::automatic{}, 100, graphs, reps));
         cu::allow_overlapped_launches(false);
-        const double serial = median(c0.per_step_ms(cu::automatic{}, timed_steps, io, reps));
+        const double serial = median(c0.per_step_ms(cu::automatic{}, timed_steps, no_graphs, reps));
         const double serial_graphs = median(c0.per_step_ms(cu::automatic{}, timed_steps, graphs, reps));
         cu::allow_overlapped_launches(true);
         char buf[300];
         std::snprintf(buf, sizeof buf,
-                      "; with step graphs %.4f ms; launches not overlapped %.4f ms, with step graphs %.4f ms; "
-                      "calls of 100 steps %.4f ms, with step graphs %.4f ms",
-                      with_graphs, serial, serial_graphs, short_default, short_graphs);
+                      "; step graphs on %.4f ms, off %.4f ms; launches not overlapped %.4f ms, with step graphs "
+                      "%.4f ms; calls of 100 steps %.4f ms, with step graphs %.4f ms",
+                      with_graphs, without_graphs, serial, serial_graphs, short_default, short_graphs);
         r.note += buf;
       }
       if (kc.bc) {  // one fill alone, for the note
@@ -671,8 +674,9 @@ int main(int argc, char** argv) {
                 "  per step (cuda:automatic) against cuda:temporal-blocking at several steps per pass, in\n"
                 "  GCell-updates/s and as a multiple of the one-sweep floor (copy GB/s / (2 sizeof T)).\n"
                 "  point-function section (--point-functions: it alone; --smoke checks it): tessera::physics\n"
-                "  acoustic_step, div_k_grad (3D) and upwind_advection (2D) on cuda:naive, cuda:pipelined and\n"
-                "  cuda:automatic; ideal bytes = every field read once and the output written once.\n"
+                "  acoustic_step, div_k_grad (3D) and upwind_advection (2D) on cuda:naive, cuda:streaming,\n"
+                "  cuda:vector-streaming, cuda:pipelined, cuda:shared-streaming and cuda:automatic; ideal\n"
+                "  bytes = every field read once and the output written once.\n"
                 "  user case (--shape star1d|star2d|star3d:1-4 or box2d|box3d:1-2, --size one extent per axis):\n"
                 "  only that case, every policy or --policy's (naive too: the reference); --fused: its\n"
                 "  fused time stepping instead; --smoke: correctness only.\n"

@@ -54,8 +54,8 @@ std::string variant_name(cu::automatic) { return cu::automatic::name(); }
 
 using tessera::bench::median;
 
-/// Times fn over (in, out) on naive, pipelined, the Variants and automatic; checks each
-/// against naive.
+/// Times fn over (in, out) on naive, streaming, vector_streaming, pipelined, shared_streaming,
+/// the Variants and automatic; checks each against naive.
 template <class... Variants, class F, class T, int Rank, std::size_t NI>
 bool run_kernel(const std::string& kernel, const F& fn, const ts::input_fields<T, Rank, ts::CudaSpace, NI>& in,
                 int reps, bool smoke, double copy_gbs, std::vector<ts::bench::point_row>& rows) {
@@ -112,6 +112,7 @@ bool run_kernel(const std::string& kernel, const F& fn, const ts::input_fields<T
   if constexpr (Rank >= 2) time_policy(cu::streaming<>{});
   if constexpr (Rank >= 2) time_policy(cu::vector_streaming<>{});
   if constexpr (Rank >= 2) time_policy(cu::pipelined<>{});
+  if constexpr (Rank >= 2) time_policy(cu::shared_streaming<>{});
   (time_policy(Variants{}), ...);
   time_policy(cu::automatic{});
   cudaEventDestroy(a);
@@ -127,10 +128,13 @@ bool run_kernel(const std::string& kernel, const F& fn, const ts::input_fields<T
   cu::naive<64, 4>, cu::naive<32, 16>, cu::naive<32, 8, 2>, cu::pipelined<64, 4>, cu::streaming<32, 8, 8>,   \
       cu::streaming<32, 8, 4>, cu::streaming<64, 4, 4>, cu::streaming<64, 4, 16>, cu::streaming<32, 16, 4>, \
       cu::streaming<64, 4, 8>, cu::streaming<32, 8, 16>, cu::vector_streaming<2>, cu::vector_streaming<8>,      \
-      cu::vector_streaming<4, 4>, cu::vector_streaming<4, 16>
+      cu::vector_streaming<4, 4>, cu::vector_streaming<4, 16>, cu::shared_streaming<32, 8, 1>,                    \
+      cu::shared_streaming<32, 4, 4>, cu::shared_streaming<64, 4, 2>, cu::shared_streaming<32, 8, 2, 8>,      \
+      cu::coarsened<>, cu::tiled<>, cu::register_tiled<>
 #define TESSERA_POINT_VARIANTS_2D                                                                           \
   cu::naive<64, 4>, cu::naive<128, 8>, cu::pipelined<256, 0, 0, 8>, cu::streaming<128>, cu::streaming<512>, \
-      cu::streaming<256, 0, 4>, cu::streaming<256, 0, 16>, cu::vector_streaming<4>, cu::vector_streaming<8>
+      cu::streaming<256, 0, 4>, cu::streaming<256, 0, 16>, cu::vector_streaming<4>, cu::vector_streaming<8>,    \
+      cu::shared_streaming<256, 0, 1>, cu::shared_streaming<128, 0, 4>, cu::coarsened<>, cu::tiled<>
 #else
 #define TESSERA_POINT_VARIANTS_3D
 #define TESSERA_POINT_VARIANTS_2D

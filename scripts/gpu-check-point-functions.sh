@@ -2,10 +2,11 @@
 # The point-function GPU check in one call (offline works: carry .debs/): builds only what
 # it needs (the CUDA semantics tests, the CLI, tessera-bench with pipelined's
 # point-function tile variants), runs the point-function test cases, the point-function
-# benchmark (BENCH_REPS, default 10), seismic3d on cuda:pipelined, cuda:streaming and automatic against
+# benchmark (BENCH_REPS, default 10), seismic3d on every CUDA policy and automatic against
 # Kokkos and the analytic solution (and 256^3 timings), compute-sanitizer memcheck,
 # racecheck and initcheck over the point-function cases beside the whole CUDA semantics
-# program, and tessera-bench --smoke. Logs and the CSV go to $OUT (default ./gpu-logs).
+# program (skipped with POINT_CHECK_SKIP_SANITIZER=1), and tessera-bench --smoke. Logs and
+# the CSV go to $OUT (default ./gpu-logs).
 # shellcheck source=gpu-common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-common.sh"
 
@@ -29,14 +30,20 @@ step "point-function benchmark"
   tee -a "$out/summary.txt" || status=1
 
 step "seismic3d"
-for p in cuda:pipelined cuda:streaming automatic; do
+for p in cuda:naive cuda:tiled cuda:coarsened cuda:register-tiled cuda:streaming cuda:shared-streaming \
+  cuda:vector-streaming cuda:pipelined cuda:temporal-blocking automatic; do
   "$build/apps/tessera/tessera" run --problem seismic3d --model homogeneous --size 64 --policy "$p" --validate 2>&1 |
     tee -a "$out/summary.txt" | grep -q "analytic check.*pass" || status=1
 done
-for p in cuda:naive cuda:streaming automatic; do
+for p in cuda:naive cuda:streaming cuda:shared-streaming automatic; do
   "$build/apps/tessera/tessera" run --problem seismic3d --size 256 --steps 200 --precision float --policy "$p" 2>&1 |
     tee -a "$out/summary.txt"
 done
+
+if [[ -n "${POINT_CHECK_SKIP_SANITIZER:-}" ]]; then  # a second call runs them on the kept build
+  step "done (sanitizers skipped): status $status"
+  exit $status
+fi
 
 step "compute-sanitizer on the point-function cases; the whole semantics program beside them"
 "$semantics" --test-case-exclude='*allocation that cannot succeed*' >"$out/semantics.log" 2>&1 &

@@ -478,8 +478,6 @@ int run_command(int argc, char** argv, int first) {
     return usage_error("--model and --snapshots apply to seismic3d", run_usage);
   if (o.problem == "seismic3d" && o.boundary != "dirichlet")
     return usage_error("seismic3d absorbs waves in sponge layers; --boundary does not apply to it", run_usage);
-  if (o.problem == "seismic3d")
-    if (auto why = ts::app::point_function_refusal(o.policy); !why.empty()) return usage_error(why, run_usage);
   if (o.problem == "seismic3d" && o.size < 16)
     return usage_error("seismic3d needs --size 16 or more (sponge layers of 4 points on every face)", run_usage);
   if (o.problem != "heat3d" && o.order != 2)

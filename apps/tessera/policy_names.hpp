@@ -46,32 +46,4 @@ bool with_policy(const std::string& name, F&& f) {
   return found;
 }
 
-/// Whether policy P runs point functions: every host policy; on CUDA, cuda::runs_point_functions_v.
-template <class P>
-constexpr bool runs_point_functions() {
-#if TESSERA_ENABLE_CUDA
-  if constexpr (std::is_base_of_v<cuda::device_policy, P>) return cuda::runs_point_functions_v<P>;
-#endif
-  return true;
-}
-
-/// "" when the named policy runs point functions, else why not, naming the CUDA policies
-/// that do (seismic3d's check before a run).
-inline std::string point_function_refusal(const std::string& name) {
-  std::string why;
-  with_policy(name, [&](auto p, auto) {
-    if (runs_point_functions<decltype(p)>()) return;
-    std::string those;
-#if TESSERA_ENABLE_CUDA
-    for_each_cuda_policy([&](auto q) {  // the strategies; automatic is named below
-      using Q = decltype(q);
-      if (!std::is_same_v<Q, cuda::automatic> && runs_point_functions<Q>()) those += Q::name() + ", ";
-    });
-#endif
-    why = name + " does not run point functions yet (its kernels take constant coefficients); seismic3d is a "
-                 "point function of five fields: use " + those + "automatic or a host policy";
-  });
-  return why;
-}
-
 }  // namespace tessera::app

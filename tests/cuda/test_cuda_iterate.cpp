@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -310,4 +311,54 @@ TEST_CASE("step graphs: kernels are recorded without the overlap attribute, and 
   ts::index_t differ = 0;
   for_each_point<3>(h.extents(), 1, [&](auto... i) { differ += !(got(i...) == h(i...)); });
   CHECK(differ == 0);
+}
+
+TEST_CASE("step graphs: the default records them where graphs_pay_off says so (long runs, small sweeps)") {
+  // the rule itself (no device needed): 512 steps or more between callbacks, 24 MiB a sweep or less
+  CHECK(cu::graphs_pay_off(ts::CudaSpace{}, 2u * 128 * 128 * 128 * sizeof(float), 1000));   // 16 MiB
+  CHECK_FALSE(cu::graphs_pay_off(ts::CudaSpace{}, 2u * 128 * 128 * 128 * sizeof(double), 1000));  // 32 MiB
+  CHECK_FALSE(cu::graphs_pay_off(ts::CudaSpace{}, 2u * 160 * 160 * 160 * sizeof(float), 1000));
+  CHECK_FALSE(cu::graphs_pay_off(ts::CudaSpace{}, 2u * 128 * 128 * 128 * sizeof(float), 511));
+  CHECK(cu::graphs_pay_off(ts::CudaSpace{}, std::size_t(24) << 20, 512));
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  const ts::extents<3> n{23, 17, 40};
+  const auto st = bounded_stencil<ts::star<3, 1>, float>(61, true);
+  ts::View<float, 3> u0("u0", n, 1), scratch0("scratch0", n, 1);
+  fill_random(u0, 62);
+  poison(scratch0);
+  const auto bc = ts::boundary_conditions<3>::uniform(ts::boundary::periodic());
+  // steps, callback interval, launch_graphs (unset: the default), whether graphs may run
+  struct run_case {
+    int steps, every;
+    std::optional<bool> graphs;
+    bool expect_graphs;
+  };
+  ts::View<float, 3> first;
+  for (const run_case c : {run_case{600, 0, false, false}, run_case{600, 0, std::nullopt, true},
+                           run_case{100, 0, std::nullopt, false}, run_case{600, 200, std::nullopt, false}}) {
+    INFO(c.steps << " steps, callback every " << c.every << ", launch_graphs "
+                 << (c.graphs ? (*c.graphs ? "true" : "false") : "unset"));
+    auto u = to_device(u0, "u_d"), s = to_device(scratch0, "scratch_d");
+    ts::iterate_options<float, 3, ts::CudaSpace> o;
+    o.boundary = bc;
+    o.launch_graphs = c.graphs;
+    o.every = c.every;
+    int calls = 0;
+    if (c.every > 0) o.callback = [&](int, const ts::View<float, 3, ts::CudaSpace>&) { ++calls; };
+    const auto before = cu::step_graphs_so_far();
+    const auto out = to_host(ts::iterate(cu::naive<>{}, st, u, s, c.steps, o));
+    const auto after = cu::step_graphs_so_far();
+    CHECK(after.launched - before.launched == (c.expect_graphs ? expected_graph_launches(c.steps, c.every) : 0));
+    CHECK(after.refused == before.refused);
+    if (c.every > 0) CHECK(calls == c.steps / c.every);
+    if (c.steps == 600 && c.every == 0) {  // the same 600 steps with and without graphs: bit for bit
+      if (!first.data()) {
+        first = out;
+      } else {
+        ts::index_t differ = 0;
+        for_each_point<3>(n, 1, [&](auto... i) { differ += !(out(i...) == first(i...)); });
+        CHECK(differ == 0);
+      }
+    }
+  }
 }

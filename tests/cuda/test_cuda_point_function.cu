@@ -1,6 +1,6 @@
-// Point functions on CUDA views (cuda/point_function_sweep.hpp), against host::serial on
-// the same inputs (host::serial is checked against the Kokkos reference and direct loops
-// in tests/algorithms/test_point_function.cpp). Compiled by nvcc: the kernels are
+// Point functions on CUDA views (cuda/point_function_sweep.hpp), on every CUDA policy,
+// against host::serial and the Kokkos reference (kokkos::mdrange) on the same inputs (both
+// are also checked against direct loops in tests/algorithms/test_point_function.cpp). Compiled by nvcc: the kernels are
 // instantiated here, where apply is called, as in a user's .cu file.
 #include <doctest/doctest.h>
 
@@ -17,12 +17,20 @@ using ts::off;
 
 namespace {
 
-/// fn over host copies of `in` with host::serial, and over device copies with policy P;
-/// the device outputs start poisoned (NaN interior, sentinel ghosts).
+/// fn over host copies of `in` with host::serial (into ref) and with the Kokkos reference
+/// (kokkos::mdrange: the same function through MDRangePolicy), and over device copies with
+/// policy P; the device outputs start poisoned (NaN interior, sentinel ghosts) and must
+/// match both references.
 template <class P, class F, class T, int Rank, std::size_t NI, std::size_t NO>
 void check_against_host(const F& fn, const ts::input_fields<T, Rank, ts::HostSpace, NI>& in,
                         const ts::output_fields<T, Rank, ts::HostSpace, NO>& ref, double tol) {
   ts::apply(ts::host::serial{}, fn, in, ref);
+  ts::output_fields<T, Rank, ts::HostSpace, NO> kokkos_ref;
+  for (std::size_t j = 0; j < NO; ++j) {
+    kokkos_ref.views[j] = ts::View<T, Rank>(ref[j].label() + "_kokkos", ref[j].layout());
+    poison(kokkos_ref.views[j]);
+  }
+  ts::apply(ts::kokkos::mdrange{}, fn, in, kokkos_ref);
   ts::input_fields<T, Rank, ts::CudaSpace, NI> din;
   for (std::size_t i = 0; i < NI; ++i) din.views[i] = to_device(in[i], in[i].label() + "_d");
   ts::output_fields<T, Rank, ts::CudaSpace, NO> dout;
@@ -36,6 +44,8 @@ void check_against_host(const F& fn, const ts::input_fields<T, Rank, ts::HostSpa
     const auto got = to_host(dout.views[j]);
     INFO(P::name());
     INFO(ref[j].label());
+    CHECK(max_relative_error(kokkos_ref[j], ref[j]) <= tol);
+    CHECK(max_relative_error(got, kokkos_ref[j]) <= tol);
     CHECK(max_relative_error(got, ref[j]) <= tol);
     CHECK(ghosts_changed(got) == 0);
   }
@@ -43,9 +53,10 @@ void check_against_host(const F& fn, const ts::input_fields<T, Rank, ts::HostSpa
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("cuda point functions: physics kernels agree with host::serial", P, ts::cuda::naive<>,
-                   ts::cuda::naive<16, 4, 4>, ts::cuda::streaming<>, ts::cuda::vector_streaming<>,
-                   ts::cuda::pipelined<>, ts::cuda::automatic, ts::automatic) {
+TEST_CASE_TEMPLATE("cuda point functions: physics kernels agree with host::serial and the Kokkos reference", P, ts::cuda::naive<>,
+                   ts::cuda::naive<16, 4, 4>, ts::cuda::tiled<>, ts::cuda::coarsened<>, ts::cuda::register_tiled<>,
+                   ts::cuda::streaming<>, ts::cuda::shared_streaming<>, ts::cuda::vector_streaming<>,
+                   ts::cuda::pipelined<>, ts::cuda::temporal_blocking<>, ts::cuda::automatic, ts::automatic) {
   TESSERA_REQUIRE_CUDA_DEVICE();
   {  // div(k grad u), two fields, double, awkward extents
     const ts::extents<3> n{37, 29, 53};
@@ -74,8 +85,9 @@ TEST_CASE_TEMPLATE("cuda point functions: physics kernels agree with host::seria
 }
 
 TEST_CASE_TEMPLATE("cuda point functions: lambdas, several outputs, 1D, stencils", P, ts::cuda::naive<>,
-                   ts::cuda::streaming<>, ts::cuda::vector_streaming<>, ts::cuda::pipelined<>, ts::cuda::automatic,
-                   ts::automatic) {
+                   ts::cuda::tiled<>, ts::cuda::coarsened<>, ts::cuda::register_tiled<>, ts::cuda::streaming<>,
+                   ts::cuda::shared_streaming<>, ts::cuda::vector_streaming<>, ts::cuda::pipelined<>,
+                   ts::cuda::temporal_blocking<>, ts::cuda::automatic, ts::automatic) {
   TESSERA_REQUIRE_CUDA_DEVICE();
   {  // a TESSERA_HD lambda with two outputs
     const ts::extents<2> n{45, 300};
@@ -86,20 +98,22 @@ TEST_CASE_TEMPLATE("cuda point functions: lambdas, several outputs, 1D, stencils
     });
     check_against_host<P>(gradient, ts::inputs(u), ts::outputs(gy, gx), 1e-6);
   }
-  {  // 1D, reach 2: pipelined and the streaming kinds march along the slowest axis of 2D and 3D grids
+  {  // 1D, reach 2: the marching strategies march along the slowest axis of 2D and 3D grids
     ts::View<double, 1> u("u", ts::extents<1>{1001}, 2), ref("bilaplacian", ts::extents<1>{1001}, 1);
     fill_random(u, 10);
     const auto bilap = ts::pointwise(ts::reach<2>{}, [] TESSERA_HD(ts::field<double, 1, 2> f) {
       return f(off<-2>) - 4 * f(off<-1>) + 6 * f() - 4 * f(off<1>) + f(off<2>);
     });
-    if constexpr (std::is_same_v<P, ts::cuda::streaming<>> || std::is_same_v<P, ts::cuda::vector_streaming<>>) {
+    constexpr bool marches = !std::is_same_v<P, ts::cuda::naive<>> && !std::is_same_v<P, ts::cuda::tiled<>> &&
+                             !std::is_same_v<P, ts::cuda::automatic> && !std::is_same_v<P, ts::automatic>;
+    if constexpr (marches && !std::is_same_v<P, ts::cuda::pipelined<>>) {
       const auto du = to_device(u, "u_d");
       ts::View<double, 1, ts::CudaSpace> out("out_d", ts::extents<1>{1001}, 1);
       const auto why = message_of<ts::unsupported_error>([&] { ts::apply(P{}, bilap, ts::inputs(du), ts::outputs(out)); });
       CHECK(why.find(P::name()) != std::string::npos);
       CHECK(why.find("1D") != std::string::npos);
       CHECK(why.find("cuda::naive") != std::string::npos);
-    } else if constexpr (!std::is_same_v<P, ts::cuda::pipelined<>>) {
+    } else if constexpr (!marches) {
       check_against_host<P>(bilap, ts::inputs(u), ts::outputs(ref), 1e-13);
     }
   }
@@ -114,8 +128,9 @@ TEST_CASE_TEMPLATE("cuda point functions: lambdas, several outputs, 1D, stencils
 
 namespace {
 /// Fields of different radii (0, 2, 1) and ghost widths wider than the radii: the
-/// pipelined kernel's copy schedule runs each field's planes at its own lead, and the
-/// streaming kernel prefetches each field's plane beyond its own reach.
+/// pipelined kernel's copy schedule runs each field's planes at its own lead, the ring and
+/// tiled kernels stage each field with its own halo, and the streaming kernel prefetches
+/// each field's plane beyond its own reach.
 struct mixed_reach {
   using reach_type = ts::reach<0, 2, 1>;
   template <class A, class B, class C>
@@ -126,11 +141,13 @@ struct mixed_reach {
 };
 }  // namespace
 
-TEST_CASE_TEMPLATE("cuda point functions: marching tiles, chunks and reaches agree with host::serial", P,
+TEST_CASE_TEMPLATE("cuda point functions: tiles, chunks and reaches agree with host::serial and the Kokkos reference", P,
                    ts::cuda::pipelined<>, ts::cuda::pipelined<64, 4, 1, 1>, ts::cuda::pipelined<32, 8, 0, 3, 3>,
                    ts::cuda::pipelined<0, 0, 0, 0, 1>, ts::cuda::streaming<>, ts::cuda::streaming<32, 8, 3>,
                    ts::cuda::streaming<16, 2, 1>, ts::cuda::streaming<128, 1, 64>, ts::cuda::vector_streaming<>,
-                   ts::cuda::vector_streaming<1, 3>, ts::cuda::vector_streaming<8, 1>) {
+                   ts::cuda::vector_streaming<1, 3>, ts::cuda::vector_streaming<8, 1>, ts::cuda::shared_streaming<>,
+                   ts::cuda::shared_streaming<16, 4, 3, 5>, ts::cuda::shared_streaming<64, 2, 1, 1>,
+                   ts::cuda::coarsened<16, 8, 3>, ts::cuda::tiled<8, 4, 2>, ts::cuda::register_tiled<16, 4, 2>) {
   TESSERA_REQUIRE_CUDA_DEVICE();
   // extents not multiples of the tiles; 5 planes: fewer than one chunk of most tiles
   for (const auto& n : {ts::extents<3>{13, 21, 45}, ts::extents<3>{5, 3, 7}, ts::extents<3>{70, 17, 33}}) {
@@ -223,4 +240,57 @@ TEST_CASE("cuda point functions: automatic runs naive in 1D, streaming's default
   CHECK(launch.block[0] == 256);
   CHECK(launch.block[1] == 1);
   CHECK(launch.grid[1] == (1000 + 7) / 8);
+}
+
+namespace {
+/// The launch the last apply made: its strategy and block.
+void check_launch(const std::string& strategy, int bx, int by, int bz) {
+  const auto& launch = ts::cuda::last_launch();
+  CHECK(launch.plan.strategy == strategy);
+  CHECK(launch.block[0] == bx);
+  CHECK(launch.block[1] == by);
+  CHECK(launch.block[2] == bz);
+}
+}  // namespace
+
+TEST_CASE("cuda point functions: every policy runs its own lowering, a tile beyond shared memory is refused by name") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  const ts::extents<3> n{30, 20, 40};
+  ts::View<float, 3> u_h("u", n, 1), k_h("k", n, 1), ref("div_k_grad", n, 0);
+  fill_random(u_h, 51);
+  fill_random(k_h, 52);
+  const auto fn = ts::physics::div_k_grad<float>{10.0f};
+  check_against_host<ts::cuda::tiled<>>(fn, ts::inputs(u_h, k_h), ts::outputs(ref), 1e-5);
+  check_launch("tiled", 8, 8, 8);  // the block is the output tile: both fields staged as 10^3
+  CHECK(ts::cuda::last_launch().plan.shared_bytes == 2 * 10 * 10 * 10 * sizeof(float));
+  check_against_host<ts::cuda::coarsened<>>(fn, ts::inputs(u_h, k_h), ts::outputs(ref), 1e-5);
+  check_launch("coarsened", 32, 32, 1);
+  CHECK(ts::cuda::last_launch().plan.chunk == 32);
+  // rings of 2R + 2 = 4 slots plus 2R = 2 copies of 34 x 34 planes, two fields
+  CHECK(ts::cuda::last_launch().plan.shared_bytes == 2 * 6 * 34 * 34 * sizeof(float));
+  check_against_host<ts::cuda::shared_streaming<>>(fn, ts::inputs(u_h, k_h), ts::outputs(ref), 1e-5);
+  check_launch("shared_streaming", 32, 8, 1);
+  CHECK(ts::cuda::last_launch().plan.out_tile[1] == 16);  // 2 rows a thread
+  check_against_host<ts::cuda::register_tiled<>>(fn, ts::inputs(u_h, k_h), ts::outputs(ref), 1e-5);
+  check_launch("register_tiled", 32, 32, 1);
+  CHECK(ts::cuda::last_launch().plan.chunk == 32);
+  check_against_host<ts::cuda::temporal_blocking<>>(fn, ts::inputs(u_h, k_h), ts::outputs(ref), 1e-5);
+  check_launch("temporal_blocking", 32, 32, 1);
+
+  // shared_streaming<64, 8, 2> on doubles with a radius-4 field: a ring of 18 planes of
+  // (64 + 8) x (16 + 8) doubles, 243 KiB; refused with the fix where the device allows less
+  const ts::extents<3> m{12, 12, 12};
+  ts::View<double, 3, ts::CudaSpace> up("u_prev_d", m, 0), u("u_d", m, 4), c2("c2_d", m, 0), out("out_d", m, 0);
+  const std::size_t bytes = 18 * 72 * 24 * sizeof(double);
+  const auto why = message_of<ts::unsupported_error>([&] {
+    ts::apply(ts::cuda::shared_streaming<64, 8, 2>{}, ts::physics::acoustic_step<double>{0.04}, ts::inputs(up, u, c2),
+              ts::outputs(out));
+  });
+  if (bytes > ts::cuda::current_device_limits().shared_per_block_optin) {
+    CHECK(why.find("cuda:shared-streaming") != std::string::npos);
+    CHECK(why.find("shared memory") != std::string::npos);
+    CHECK(why.find("smaller tile") != std::string::npos);
+  } else {
+    CHECK(why == "(no exception)");
+  }
 }

@@ -21,9 +21,10 @@
 // that their number has the parity of the steps: the result lands in the same view as
 // with one sweep per step.
 //
-// With iterate_options::launch_graphs, where the views' space records steps as graphs
-// (replay_steps, found by argument-dependent lookup on the space: CUDA graphs,
-// tessera/cuda/step_graph.hpp), one sweep a step runs in blocks of graph_block_steps
+// Where the views' space records steps as graphs (replay_steps, found by argument-dependent
+// lookup on the space: CUDA graphs, tessera/cuda/step_graph.hpp) and
+// iterate_options::launch_graphs asks for them (or, left unset, the space's graphs_pay_off
+// says they pay for the run), one sweep a step runs in blocks of graph_block_steps
 // recorded once and launched together, after a first step launched alone (first-use
 // tuning synchronises, which a capture refuses) and wherever two blocks or more are left
 // before the next callback; the same kernels on the same views, so the same result bit
@@ -52,10 +53,11 @@ struct iterate_options {
   /// Where the views' backend records steps as a graph (CUDA: replay_steps in
   /// tessera/cuda/step_graph.hpp), run blocks of steps between callbacks that way: recorded
   /// once, launched together. The same kernels on the same views, so the same result bit
-  /// for bit. Off by default: each call records and instantiates its graph once, which
-  /// 100 steps of ~14 us do not pay back; over 1000 steps at 128^3 graphs (with
-  /// cuda::allow_overlapped_launches(false)) measured the fastest (perf/RESULTS.md, run 15).
-  bool launch_graphs = false;
+  /// for bit. true / false: always / never. Unset (the default): where the backend says
+  /// they pay (CUDA: graphs_pay_off, runs of 512 steps or more between callbacks on grids
+  /// whose sweep moves at most 24 MB, such as fp32 128^3: 4.9 us a step replayed against
+  /// 6.8 launched; a call records its graph once, which 100 steps do not pay back).
+  std::optional<bool> launch_graphs;
 };
 
 namespace detail {
@@ -180,7 +182,15 @@ View<T, Rank, Space> iterate(const Policy& policy, const stencil<S, T>& st, cons
     std::swap(cur, next);
   };
   const bool calls_back = opt.every > 0 && opt.callback;
-  bool try_graphs = opt.launch_graphs;
+  bool try_graphs = opt.launch_graphs.value_or(true);  // false once a capture was refused
+  // graphs for the run of `run` steps between callbacks: asked for, or where they pay
+  const auto graphs_for = [&](long long run) {
+    if (opt.launch_graphs) return *opt.launch_graphs;
+    if constexpr (requires { graphs_pay_off(Space{}, std::size_t{}, 0LL); })
+      return graphs_pay_off(Space{}, 2 * static_cast<std::size_t>(u.size()) * sizeof(T), run);
+    else
+      return false;
+  };
   int k = 0;
   while (k < steps) {
     const int stop = calls_back ? std::min(steps, (k / opt.every + 1) * opt.every) : steps;
@@ -189,7 +199,7 @@ View<T, Rank, Space> iterate(const Policy& policy, const stencil<S, T>& st, cons
       // and at least two blocks are left before the next callback. Never the first step:
       // first-use work (automatic's tuner, which synchronises) runs outside a capture.
       if constexpr (requires { replay_steps(Space{}, 1, detail::record_nothing{}); }) {
-        if (try_graphs && k > 0 && stop - k >= 2 * detail::graph_block_steps) {
+        if (try_graphs && k > 0 && stop - k >= 2 * detail::graph_block_steps && graphs_for(stop - k)) {
           if (constant_ghosts) {  // filled before, not inside the graph
             fill_constants(cur);
             fill_constants(next);

@@ -42,6 +42,8 @@
 #include "tessera/core/point_function.hpp"
 #include "tessera/cuda/device_limits.hpp"
 #include "tessera/cuda/launch_plan.hpp"
+#include "tessera/cuda/point_function_ring.hpp"
+#include "tessera/cuda/point_params.hpp"
 #include "tessera/cuda/strategies/pipelined.hpp"
 #include "tessera/cuda/strategy.hpp"
 
@@ -87,9 +89,7 @@ struct point_rings {
   using ring = point_ring<T, Rank, reach_type::radius[I], BlockX, BlockY, Stages>;
   template <int I>
   static constexpr std::size_t offset() {
-    std::size_t o = 0;
-    tessera::detail::static_for<I>([&](auto j) { o += ring<decltype(j)::value>::elements; });
-    return o;
+    return staged_offset<ring, I>();
   }
   static constexpr std::size_t elements = offset<reach_type::fields>();
 };
@@ -104,19 +104,8 @@ launch_plan point_pipelined_plan(const extents<Rank>& e, const device_limits& li
   } else {
     using rings = point_rings<F, T, Rank, Tile::block_x, Tile::block_y, Tile::stages>;
     p.block[0] = Tile::block_x, p.block[1] = Tile::block_y, p.block[2] = 1;
-    p.out_tile[0] = Tile::block_x;
-    if constexpr (Rank == 3) p.out_tile[1] = Tile::block_y;
-    const int m_dim = Rank == 3 ? 2 : 1;
-    long long tiles = 1;
-    for (int a = 0; a < m_dim; ++a) tiles *= ceil_div(virtual_extent(e, 2 - a), p.out_tile[a]);
     p.shared_bytes = rings::elements * sizeof(T);
-    const auto by_shared =
-        p.shared_bytes == 0 ? 64 : static_cast<int>((lim.shared_per_block_optin + 1024) / (p.shared_bytes + 1024));
-    const int resident = std::max(1, std::min(2048 / p.threads(), by_shared));
-    p.chunk = planes_per_block > 0 ? planes_per_block
-                                   : streaming_chunk(2 * F::reach_type::max, tiles, e[0], resident, lim);
-    p.out_tile[m_dim] = p.chunk;
-    cover(p, e);
+    plan_staged_march(p, e, Tile::block_x, Tile::block_y, F::reach_type::max, planes_per_block, lim);
     // in-plane offsets of the copies are 32-bit
     const long long plane = (Rank == 3 ? e[1] + 2LL * F::reach_type::max : 1) * (e[Rank - 1] + 256LL);
     if (plane >= (1LL << 31))

@@ -4,17 +4,29 @@
 // unit must be compiled by nvcc (a .cu file, or LANGUAGE CUDA), and a lambda needs
 // TESSERA_HD (tessera's CUDA flags turn on --extended-lambda).
 //
-// Lowered by cuda::naive (one thread per output point, each field's neighbours read from
-// global memory through L1/L2), cuda::streaming and cuda::vector_streaming (2D and 3D: one
-// thread per output column, or per 16 bytes' worth of columns 32 apart, marching a short
-// chunk of planes, the planes it read in L1 and the next one prefetched:
-// cuda/point_function_streaming.hpp), cuda::pipelined (2D and 3D: each field read beyond
-// the point staged plane by plane in shared memory by asynchronous copies, the function
-// called on windows into it: cuda/point_function_pipelined.hpp) and cuda::automatic
-// (streaming in 2D and 3D, naive in 1D: streaming measured fastest on every point function,
-// perf/RESULTS.md run 16). The other strategies refuse point functions at compile time
-// instead of silently running another kernel: their pipelines take constant coefficients
-// (sweep_params' term<K>).
+// Every CUDA policy runs point functions, each lowered to its own idea of the sweep:
+//   naive              one thread per output point, every neighbour through L1/L2;
+//   tiled              each field's tile plus its halo staged in shared memory, one point a
+//                      thread (cuda/point_function_tiled.hpp);
+//   coarsened          2.5D: a block marches a chunk of planes along the slowest axis, each
+//                      field's window of planes in a ring in shared memory, loaded when
+//                      needed (cuda/point_function_ring.hpp);
+//   shared_streaming   the same ring with rows per thread and each plane's loads issued a
+//                      step ahead, in flight while the function runs (point_function_ring.hpp);
+//   pipelined          the ring fed by asynchronous 16-byte copies (point_function_pipelined.hpp);
+//   streaming, vector_streaming
+//                      one thread per output column (vector_streaming: 16 bytes' worth, 32
+//                      columns apart) marching a short chunk of planes, the planes it read kept
+//                      in L1 and the next one prefetched (point_function_streaming.hpp);
+//   register_tiled, temporal_blocking
+//                      their kernels keep a column's neighbours in registers, which a window (a
+//                      pointer) cannot address: each thread marches its column with the planes
+//                      it read in L1 instead, the streaming kernel on the policy's tile and
+//                      chunk (temporal_blocking: one step per pass, as for stencils in apply);
+//   automatic          streaming in 2D and 3D, naive in 1D (streaming measured fastest on
+//                      every point function: perf/RESULTS.md runs 16 and 18).
+// The marching strategies (all but naive and tiled) refuse 1D grids by name, as they do
+// for stencils.
 #include <cstddef>
 #include <string>
 #include <type_traits>
@@ -25,27 +37,26 @@
 #include "tessera/core/point_function.hpp"
 #include "tessera/cuda/memory_space.hpp"
 #include "tessera/cuda/point_function_pipelined.hpp"
+#include "tessera/cuda/point_function_ring.hpp"
 #include "tessera/cuda/point_function_streaming.hpp"
+#include "tessera/cuda/point_function_tiled.hpp"
 #include "tessera/cuda/point_params.hpp"
 #include "tessera/cuda/policy.hpp"
 #include "tessera/cuda/runtime.hpp"
-#include "tessera/cuda/strategies/naive.hpp"
-#include "tessera/cuda/strategies/streaming.hpp"
-#include "tessera/cuda/strategies/vector_streaming.hpp"
+#include "tessera/cuda/strategies.hpp"
 
 namespace tessera::cuda {
 
 namespace detail {
-template <class P>
-inline constexpr bool runs_point_functions = std::is_same_v<P, automatic>;
-template <int X, int Y, int Z>
-inline constexpr bool runs_point_functions<naive<X, Y, Z>> = true;
-template <int X, int Y, int R, int S, int C>
-inline constexpr bool runs_point_functions<pipelined<X, Y, R, S, C>> = true;
-template <int X, int Y, int C>
-inline constexpr bool runs_point_functions<streaming<X, Y, C>> = true;
-template <int W, int C, int D>
-inline constexpr bool runs_point_functions<vector_streaming<W, C, D>> = true;
+
+/// Whether policy P is a variant of strategy S (S's defaults: tiled<>, naive<>).
+template <class P, class S>
+constexpr bool is_variant_of() {
+  if constexpr (requires { typename P::strategy; })
+    return std::is_same_v<typename P::strategy, S>;
+  else
+    return false;
+}
 
 template <class P>
 struct is_pipelined : std::false_type {};
@@ -56,7 +67,8 @@ struct is_pipelined<pipelined<X, Y, R, S, C>> : std::true_type {
   static constexpr int chunk = C;
 };
 
-/// The marching point-function kernel's tile for streaming and vector_streaming policies.
+/// The marching point-function kernel's tile for streaming, vector_streaming, register_tiled
+/// and temporal_blocking policies.
 template <class P>
 struct marching_point_tile : std::false_type {};
 template <int X, int Y, int C>
@@ -71,6 +83,47 @@ struct marching_point_tile<vector_streaming<W, C, D>> : std::true_type {
   using tile = point_vector_tile<T, Rank, W, C>;
   static constexpr const char* strategy = "vector_streaming";
 };
+template <int X, int Y, int C>
+struct marching_point_tile<register_tiled<X, Y, C>> : std::true_type {
+  template <class T, int Rank>
+  using policy_tile = typename register_tiled<X, Y, C>::template tile<star<Rank, 1>>;
+  template <class T, int Rank>
+  using tile = point_column_tile<policy_tile<T, Rank>::tile_x, policy_tile<T, Rank>::tile_y, 1,
+                                 policy_tile<T, Rank>::chunk>;
+  static constexpr const char* strategy = "register_tiled";
+};
+template <int S, int X, int Y>
+struct marching_point_tile<temporal_blocking<S, X, Y>> : std::true_type {
+  template <class T, int Rank>
+  using policy_tile = typename temporal_blocking<S, X, Y>::template tile<star<Rank, 1>>;
+  template <class T, int Rank>
+  using tile = point_column_tile<policy_tile<T, Rank>::tile_x, policy_tile<T, Rank>::tile_y, 1, point_chunk<T>>;
+  static constexpr const char* strategy = "temporal_blocking";
+};
+
+/// The ring kernel's tile for shared_streaming and coarsened policies.
+template <class P>
+struct ring_point_tile : std::false_type {};
+/// shared_streaming's defaults for point functions (0): 32 x 8 threads x 2 rows in 3D (32 x 4
+/// x 2 for 8-byte types: a deep ring of doubles), 128 threads x 2 columns in 2D; loads a step ahead.
+template <int X, int Y, int Rows, int C>
+struct ring_point_tile<shared_streaming<X, Y, Rows, C>> : std::true_type {
+  template <class T, int Rank>
+  using tile = point_ring_tile<(X > 0 ? X : Rank == 3 ? 32 : 128), (Rank == 3 ? (Y > 0 ? Y : sizeof(T) >= 8 ? 4 : 8) : 1),
+                               (Rows > 0 ? Rows : 2), true, C>;
+  static constexpr const char* strategy = "shared_streaming";
+};
+/// coarsened's tile and chunk (32 x 32 threads, 32 planes in 3D; 256 threads, 32 rows in 2D),
+/// one output a thread, loads when needed.
+template <int X, int Y, int C>
+struct ring_point_tile<coarsened<X, Y, C>> : std::true_type {
+  template <class T, int Rank>
+  using policy_tile = typename coarsened<X, Y, C>::template tile<star<Rank, 1>>;
+  template <class T, int Rank>
+  using tile = point_ring_tile<policy_tile<T, Rank>::tile_x, policy_tile<T, Rank>::tile_y, 1, false,
+                               policy_tile<T, Rank>::chunk>;
+  static constexpr const char* strategy = "coarsened";
+};
 
 /// "" when every field pipelined stages (radius > 0) has its rows on 16 bytes; else why not.
 template <class F, class T, int Rank, std::size_t NI>
@@ -84,11 +137,6 @@ std::string point_rows_on_16_bytes(const input_fields<T, Rank, CudaSpace, NI>& i
   return why;
 }
 }  // namespace detail
-
-/// True for the CUDA policies that run point functions (naive, streaming, vector_streaming,
-/// pipelined, automatic).
-template <class P>
-inline constexpr bool runs_point_functions_v = detail::runs_point_functions<P>;
 
 #if defined(__CUDACC__)
 namespace kernels {
@@ -184,6 +232,33 @@ void marching_point_launch(const std::string& strategy, const std::string& polic
         dim3(Tile::block_x, Tile::block_y, 1), 0, stream, p, plan.chunk);
 }
 
+/// The ring kernel (shared_streaming's or coarsened's tile) over p, or unsupported_error.
+template <class Tile, class F, class T, int Rank, std::size_t NI, std::size_t NO>
+void ring_point_launch(const std::string& strategy, const std::string& policy,
+                       const point_params<F, T, Rank, NI, NO>& p, const input_fields<T, Rank, CudaSpace, NI>& in,
+                       cudaStream_t stream) {
+  const auto plan = point_ring_plan<F, T, Rank, Tile>(strategy, in[0].extents(), current_device_limits());
+  if (!plan.ok()) throw unsupported_error("tessera::apply(" + policy + ", point function): " + plan.reason);
+  if constexpr (Rank >= 2)
+    launch_kernel_after_previous(&kernels::ring_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y, Tile::rows,
+                                                            Tile::ahead, point_params<F, T, Rank, NI, NO>>,
+                                 "ring_point_sweep", policy, "point function", plan, dim3(Tile::block_x, Tile::block_y, 1),
+                                 plan.shared_bytes, stream, p, plan.chunk);
+}
+
+/// The tiled kernel on tiled's tile (Tiled::tile) over p, or unsupported_error.
+template <class Tiled, class F, class T, int Rank, std::size_t NI, std::size_t NO>
+void tiled_point_launch(const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
+                        const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream) {
+  using tile = typename Tiled::template tile<star<Rank, 1>>;
+  const auto plan = point_tiled_plan<F, T, Rank, tile>(in[0].extents(), current_device_limits());
+  if (!plan.ok()) throw unsupported_error("tessera::apply(" + policy + ", point function): " + plan.reason);
+  launch_kernel_after_previous(&kernels::tiled_point_sweep<F, T, Rank, NI, NO, tile::tile_x, tile::tile_y, tile::tile_z,
+                                                           point_params<F, T, Rank, NI, NO>>,
+                               "tiled_point_sweep", policy, "point function", plan,
+                               dim3(tile::tile_x, tile::tile_y, tile::tile_z), plan.shared_bytes, stream, p);
+}
+
 template <class Tile, class F, class T, int Rank, std::size_t NI, std::size_t NO>
 void pipelined_point_launch(const std::string& policy, const launch_plan& plan,
                             const point_params<F, T, Rank, NI, NO>& p, cudaStream_t stream) {
@@ -200,10 +275,6 @@ template <class Policy, point_function_type F, class T, int Rank, std::size_t NI
   requires std::is_base_of_v<device_policy, Policy>
 void sweep(const Policy& policy, const F& fn, const input_fields<T, Rank, CudaSpace, NI>& in,
            const output_fields<T, Rank, CudaSpace, NO>& out, cudaStream_t stream = nullptr) {
-  static_assert(detail::runs_point_functions<Policy>,
-                "tessera: this CUDA strategy does not run point functions yet (its kernels take constant "
-                "coefficients); use cuda::naive, cuda::streaming, cuda::vector_streaming, cuda::pipelined or "
-                "cuda::automatic for point functions");
 #if !defined(__CUDACC__)
   static_assert(sizeof(F) == 0,
                 "tessera: a point function on CUDA views runs in a kernel instantiated where apply is called; "
@@ -228,9 +299,14 @@ void sweep(const Policy& policy, const F& fn, const input_fields<T, Rank, CudaSp
     using marching = detail::marching_point_tile<Policy>;
     detail::marching_point_launch<typename marching::template tile<T, Rank>>(marching::strategy, Policy::name(), p,
                                                                              in, stream);
+  } else if constexpr (detail::ring_point_tile<Policy>::value) {
+    using ring = detail::ring_point_tile<Policy>;
+    detail::ring_point_launch<typename ring::template tile<T, Rank>>(ring::strategy, Policy::name(), p, in, stream);
+  } else if constexpr (detail::is_variant_of<Policy, tiled<>>()) {
+    detail::tiled_point_launch<Policy>(Policy::name(), p, in, stream);
   } else if constexpr (std::is_same_v<Policy, automatic>) {
     // streaming with its defaults in 2D and 3D: the fastest on every point function measured
-    // (perf/RESULTS.md run 16); naive in 1D, where nothing marches
+    // (perf/RESULTS.md runs 16 and 18); naive in 1D, where nothing marches
     using marching = detail::marching_point_tile<streaming<>>;
     if constexpr (Rank >= 2)
       detail::marching_point_launch<typename marching::template tile<T, Rank>>(marching::strategy, Policy::name(), p,
@@ -238,6 +314,8 @@ void sweep(const Policy& policy, const F& fn, const input_fields<T, Rank, CudaSp
     else
       detail::naive_point_launch<naive<>>(Policy::name(), p, in, stream);
   } else {
+    static_assert(detail::is_variant_of<Policy, naive<>>(),
+                  "tessera: a CUDA policy without a point-function lowering (add one in point_function_sweep.hpp)");
     detail::naive_point_launch<Policy>(Policy::name(), p, in, stream);
   }
 #endif

@@ -5,6 +5,7 @@
 
 #include "tessera/core/config.hpp"
 #include "tessera/core/point_function.hpp"
+#include "tessera/core/static_for.hpp"
 
 namespace tessera::cuda::detail {
 
@@ -18,5 +19,14 @@ struct point_params {
   window_strides<Rank> out_stride[NO];
   index_t n[Rank];
 };
+
+/// Where field I's staged copy starts in shared memory when each field's follows the one
+/// before it: the sum of Staged<J>::elements over J < I (Staged: a field's ring or tile).
+template <template <int> class Staged, int I>
+constexpr std::size_t staged_offset() {
+  std::size_t o = 0;
+  tessera::detail::static_for<I>([&](auto j) { o += Staged<decltype(j)::value>::elements; });
+  return o;
+}
 
 }  // namespace tessera::cuda::detail

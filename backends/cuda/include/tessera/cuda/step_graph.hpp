@@ -6,12 +6,14 @@
 // host and through the GPU's front end. A graph records a block of steps (fills and
 // sweeps) once and launches the whole block with one call, the kernels' arguments fixed
 // (the block is an even number of steps, so the two views are back where they started).
-// iterate uses it only when asked (iterate_options::launch_graphs): a call records and
-// instantiates its graph once, which short runs do not pay back; over 1000 steps on small
-// grids it measured the fastest, with overlapped launches (runtime.hpp) off
-// (perf/RESULTS.md, run 15), so kernels recorded into a graph go without the overlap
-// attribute.
+// A call records and instantiates its graph once, which short runs do not pay back; over
+// 1000 steps on small grids it measured the fastest, with overlapped launches (runtime.hpp)
+// off (perf/RESULTS.md, run 15), so kernels recorded into a graph go without the overlap
+// attribute. iterate uses graphs where iterate_options::launch_graphs says so, and where it
+// is left unset, where graphs_pay_off says they pay.
 #include <cuda_runtime_api.h>
+
+#include <cstddef>
 
 #include "tessera/cuda/memory_space.hpp"
 
@@ -55,6 +57,17 @@ class step_graph {
 };
 
 }  // namespace detail
+
+/// Whether iterate records steps as graphs where iterate_options::launch_graphs is unset:
+/// for a run of `steps` steps between callbacks whose sweep moves `bytes_per_step` bytes.
+/// Graphs pay where a sweep runs for about what launching it costs and the run is long
+/// enough to pay back a call's recording (about 0.3 ms). Measured on an H100 over 1000-step
+/// calls (perf/RESULTS.md runs 15 and 17): fp32 128^3 (16.8 MB a sweep) 4.9 us a step
+/// replayed against 6.8 launched; fp64 128^3 (33.5 MB) and fp32 160^3 (32.8 MB) no faster;
+/// calls of 100 steps slower with graphs (7.8 against 7.1 us a step).
+inline bool graphs_pay_off(CudaSpace, std::size_t bytes_per_step, long long steps) {
+  return steps >= 512 && bytes_per_step <= (std::size_t(24) << 20);
+}
 
 /// Runs record(stream), which enqueues one block of steps on `stream`, `times` times:
 /// recorded once as a CUDA graph, launched `times` times, finished when this returns.

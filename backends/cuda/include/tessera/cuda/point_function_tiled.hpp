@@ -1,0 +1,136 @@
+#pragma once
+// Point functions on cuda::tiled: the textbook shared-memory tiling. A block of
+// TileX x TileY x TileZ threads computes that tile of outputs, one point a thread; every
+// field the function reads beyond the point is first loaded cooperatively into shared
+// memory as the tile plus its own R-point halo on every side, then one __syncthreads, then
+// each thread calls the function on windows into the staged tiles. Fields of radius 0 are
+// read from global memory at the point.
+//
+// The block is the output tile here, not the input tile as in tiled's stencil kernels:
+// the fields of one function have different radii, so there is no one input tile, and an
+// output tile keeps every thread computing (a radius-4 field would leave no inner threads
+// of an 8^3 input tile). Each thread loads ceil((tile + 2R)^d / tile^d) elements a field.
+// Elements outside a field's reach are stored as zeros and never read from global memory.
+#include <cstddef>
+#include <string>
+#include <utility>
+
+#include "tessera/core/point_function.hpp"
+#include "tessera/cuda/device_limits.hpp"
+#include "tessera/cuda/launch_plan.hpp"
+#include "tessera/cuda/point_params.hpp"
+#include "tessera/cuda/strategy.hpp"
+
+namespace tessera::cuda::detail {
+
+/// Field I's staged tile (host and device constexpr): the Rank-d output tile with an
+/// R-point halo on each side of each of the grid's axes; empty for R = 0.
+template <int Rank, int R, int TileX, int TileY, int TileZ>
+struct point_staged_tile {
+  static constexpr int w = TileX + 2 * R;
+  static constexpr int h = Rank >= 2 ? TileY + 2 * R : 1;
+  static constexpr int d = Rank >= 3 ? TileZ + 2 * R : 1;
+  static constexpr std::size_t elements = R > 0 ? std::size_t(w) * h * d : 0;
+};
+
+/// The staged tiles of all input fields, one after the other: field I's at offset<I>().
+template <class F, int Rank, int TileX, int TileY, int TileZ>
+struct point_staged_tiles {
+  using reach_type = typename F::reach_type;
+  template <int I>
+  using tile = point_staged_tile<Rank, reach_type::radius[I], TileX, TileY, TileZ>;
+  template <int I>
+  static constexpr std::size_t offset() {
+    return staged_offset<tile, I>();
+  }
+  static constexpr std::size_t elements = offset<reach_type::fields>();
+};
+
+/// The launch of the tiled point-function kernel (Tile: tiled's tiled_tile) over extents e.
+template <class F, class T, int Rank, class Tile>
+launch_plan point_tiled_plan(const extents<Rank>& e, const device_limits& lim) {
+  launch_plan p;
+  p.strategy = "tiled";
+  p.block[0] = Tile::tile_x, p.block[1] = Tile::tile_y, p.block[2] = Tile::tile_z;
+  for (int a = 0; a < 3; ++a) p.out_tile[a] = p.block[a];
+  p.shared_bytes = point_staged_tiles<F, Rank, Tile::tile_x, Tile::tile_y, Tile::tile_z>::elements * sizeof(T);
+  cover(p, e);
+  check_limits(p, lim);
+  return p;
+}
+
+}  // namespace tessera::cuda::detail
+
+#if defined(__CUDACC__)
+#include "tessera/cuda/kernels/common.cuh"
+
+namespace tessera::cuda::kernels {
+
+/// The tiled point-function kernel (see the top of this file). P: point_params.
+template <class F, class T, int Rank, std::size_t NI, std::size_t NO, int TileX, int TileY, int TileZ, class P>
+__global__ void __launch_bounds__(TileX * TileY * TileZ) tiled_point_sweep(const P p) {
+  detail::begin_after_previous_grid();  // first: the sweep before may still run
+  using reach_type = typename F::reach_type;
+  using tiles = detail::point_staged_tiles<F, Rank, TileX, TileY, TileZ>;
+  constexpr int threads = TileX * TileY * TileZ, ni = static_cast<int>(NI);
+  extern __shared__ __align__(16) unsigned char tessera_tiled_shared[];
+  T* shared = reinterpret_cast<T*>(tessera_tiled_shared);
+
+  const int me = (threadIdx.z * TileY + threadIdx.y) * TileX + threadIdx.x;
+  // the block's first point and this thread's, on the grid's axes z, y, x (unused ones 0)
+  const index_t o0[3] = {Rank >= 3 ? static_cast<index_t>(blockIdx.z) * TileZ : 0,
+                         Rank >= 2 ? static_cast<index_t>(blockIdx.y) * TileY : 0,
+                         static_cast<index_t>(blockIdx.x) * TileX};
+  const int l[3] = {static_cast<int>(threadIdx.z), static_cast<int>(threadIdx.y), static_cast<int>(threadIdx.x)};
+  index_t n[3] = {1, 1, 1};
+  for (int a = 0; a < Rank; ++a) n[3 - Rank + a] = p.n[a];
+  // offset of the point (z, y, x) in field I's (or output J's) global layout
+  const auto global_offset = [&](const window_strides<Rank>& s, index_t z, index_t y, index_t x) -> index_t {
+    if constexpr (Rank == 3)
+      return z * s[0] + y * s[1] + x;
+    else if constexpr (Rank == 2)
+      return y * s[0] + x;
+    else
+      return x;
+  };
+
+  tessera::detail::static_for<ni>([&](auto fi) {
+    constexpr int I = decltype(fi)::value, R = reach_type::radius[I];
+    if constexpr (R > 0) {
+      using tile = typename tiles::template tile<I>;
+      T* to = shared + tiles::template offset<I>();
+      for (int q = me; q < static_cast<int>(tile::elements); q += threads) {
+        const int lx = q % tile::w, ly = q / tile::w % tile::h, lz = q / (tile::w * tile::h);
+        const index_t z = Rank >= 3 ? o0[0] + lz - R : 0, y = Rank >= 2 ? o0[1] + ly - R : 0, x = o0[2] + lx - R;
+        const bool read = x < n[2] + R && y < n[1] + (Rank >= 2 ? R : 0) && z < n[0] + (Rank >= 3 ? R : 0);
+        to[q] = read ? p.in[I][global_offset(p.in_stride[I], z, y, x)] : T(0);
+      }
+    }
+  });
+  __syncthreads();
+
+  const index_t z = o0[0] + l[0], y = o0[1] + l[1], x = o0[2] + l[2];
+  if (z >= n[0] || y >= n[1] || x >= n[2]) return;
+  const T* at[NI];
+  window_strides<Rank> stride[NI];
+  tessera::detail::static_for<ni>([&](auto fi) {
+    constexpr int I = decltype(fi)::value, R = reach_type::radius[I];
+    if constexpr (R > 0) {
+      using tile = typename tiles::template tile<I>;
+      const int lz = Rank >= 3 ? l[0] + R : 0, ly = Rank >= 2 ? l[1] + R : 0;
+      at[I] = shared + tiles::template offset<I>() + (lz * tile::h + ly) * tile::w + l[2] + R;
+      if constexpr (Rank == 3) stride[I][0] = tile::w * tile::h, stride[I][1] = tile::w;
+      if constexpr (Rank == 2) stride[I][0] = tile::w;
+    } else {
+      at[I] = p.in[I] + global_offset(p.in_stride[I], z, y, x);
+      stride[I] = p.in_stride[I];
+    }
+  });
+  const auto r = tessera::detail::call_point_function<T, Rank>(p.fn, at, stride, std::make_index_sequence<NI>{});
+  tessera::detail::static_for<static_cast<int>(NO)>([&](auto j) {
+    p.out[j][global_offset(p.out_stride[j], z, y, x)] = static_cast<T>(tessera::detail::result_at<decltype(j)::value>(r));
+  });
+}
+
+}  // namespace tessera::cuda::kernels
+#endif
