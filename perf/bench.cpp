@@ -765,7 +765,7 @@ int main(int argc, char** argv) {
           f << "kernel,precision,size,policy,fields,median_ms,min_ms,max_ms,gcells_per_s,effective_gbs,fraction_of_copy,"
                "copy_gbs,note\n";
           for (const auto& r : prs)
-            f << r.kernel << ',' << r.precision << ',' << r.size << ',' << r.policy << ',' << r.fields << ','
+            f << r.kernel << ',' << r.precision << ',' << r.size << ",\"" << r.policy << "\"," << r.fields << ','  // cuda:naive<32,8,2>: quoted
               << r.median_ms << ',' << r.min_ms << ',' << r.max_ms << ',' << r.gcells << ',' << r.gbs << ','
               << r.fraction << ',' << copy_gbs << ",\"" << r.note << "\"\n";
         }

@@ -98,14 +98,15 @@ TEST_CASE_TEMPLATE("cuda point functions: lambdas, several outputs, 1D, stencils
     });
     check_against_host<P>(gradient, ts::inputs(u), ts::outputs(gy, gx), 1e-6);
   }
-  {  // 1D, reach 2: the marching strategies march along the slowest axis of 2D and 3D grids
+  {  // 1D, reach 2: the strategies that only march need the slowest axis of a 2D or 3D grid
     ts::View<double, 1> u("u", ts::extents<1>{1001}, 2), ref("bilaplacian", ts::extents<1>{1001}, 1);
     fill_random(u, 10);
     const auto bilap = ts::pointwise(ts::reach<2>{}, [] TESSERA_HD(ts::field<double, 1, 2> f) {
       return f(off<-2>) - 4 * f(off<-1>) + 6 * f() - 4 * f(off<1>) + f(off<2>);
     });
     constexpr bool marches = !std::is_same_v<P, ts::cuda::naive<>> && !std::is_same_v<P, ts::cuda::tiled<>> &&
-                             !std::is_same_v<P, ts::cuda::automatic> && !std::is_same_v<P, ts::automatic>;
+                             !std::is_same_v<P, ts::cuda::coarsened<>> && !std::is_same_v<P, ts::cuda::automatic> &&
+                             !std::is_same_v<P, ts::automatic>;
     if constexpr (marches && !std::is_same_v<P, ts::cuda::pipelined<>>) {
       const auto du = to_device(u, "u_d");
       ts::View<double, 1, ts::CudaSpace> out("out_d", ts::extents<1>{1001}, 1);
@@ -276,6 +277,16 @@ TEST_CASE("cuda point functions: every policy runs its own lowering, a tile beyo
   CHECK(ts::cuda::last_launch().plan.chunk == 32);
   check_against_host<ts::cuda::temporal_blocking<>>(fn, ts::inputs(u_h, k_h), ts::outputs(ref), 1e-5);
   check_launch("temporal_blocking", 32, 32, 1);
+  {  // coarsened in 1D stages its tile as tiled does, 256 threads a block (its 1D tile width)
+    ts::View<double, 1> u1("u1", ts::extents<1>{1000}, 2), r1("r1", ts::extents<1>{1000}, 0);
+    fill_random(u1, 53);
+    const auto bilap = ts::pointwise(ts::reach<2>{}, [] TESSERA_HD(ts::field<double, 1, 2> f) {
+      return f(off<-2>) - 4 * f(off<-1>) + 6 * f() - 4 * f(off<1>) + f(off<2>);
+    });
+    check_against_host<ts::cuda::coarsened<>>(bilap, ts::inputs(u1), ts::outputs(r1), 1e-13);
+    check_launch("coarsened", 256, 1, 1);
+    CHECK(ts::cuda::last_launch().plan.shared_bytes == (256 + 4) * sizeof(double));
+  }
 
   // shared_streaming<64, 8, 2> on doubles with a radius-4 field: a ring of 18 planes of
   // (64 + 8) x (16 + 8) doubles, 243 KiB; refused with the fix where the device allows less

@@ -25,8 +25,9 @@
 //                      chunk (temporal_blocking: one step per pass, as for stencils in apply);
 //   automatic          streaming in 2D and 3D, naive in 1D (streaming measured fastest on
 //                      every point function: perf/RESULTS.md runs 16 and 18).
-// The marching strategies (all but naive and tiled) refuse 1D grids by name, as they do
-// for stencils.
+// In 1D, coarsened stages its tile as tiled does; the strategies that only march (streaming,
+// vector_streaming, shared_streaming, pipelined, register_tiled, temporal_blocking) refuse
+// 1D grids by name, as they do for stencils.
 #include <cstddef>
 #include <string>
 #include <type_traits>
@@ -248,10 +249,11 @@ void ring_point_launch(const std::string& strategy, const std::string& policy,
 
 /// The tiled kernel on tiled's tile (Tiled::tile) over p, or unsupported_error.
 template <class Tiled, class F, class T, int Rank, std::size_t NI, std::size_t NO>
-void tiled_point_launch(const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
-                        const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream) {
+void tiled_point_launch(const std::string& strategy, const std::string& policy,
+                        const point_params<F, T, Rank, NI, NO>& p, const input_fields<T, Rank, CudaSpace, NI>& in,
+                        cudaStream_t stream) {
   using tile = typename Tiled::template tile<star<Rank, 1>>;
-  const auto plan = point_tiled_plan<F, T, Rank, tile>(in[0].extents(), current_device_limits());
+  const auto plan = point_tiled_plan<F, T, Rank, tile>(strategy, in[0].extents(), current_device_limits());
   if (!plan.ok()) throw unsupported_error("tessera::apply(" + policy + ", point function): " + plan.reason);
   launch_kernel_after_previous(&kernels::tiled_point_sweep<F, T, Rank, NI, NO, tile::tile_x, tile::tile_y, tile::tile_z,
                                                            point_params<F, T, Rank, NI, NO>>,
@@ -299,11 +301,17 @@ void sweep(const Policy& policy, const F& fn, const input_fields<T, Rank, CudaSp
     using marching = detail::marching_point_tile<Policy>;
     detail::marching_point_launch<typename marching::template tile<T, Rank>>(marching::strategy, Policy::name(), p,
                                                                              in, stream);
+  } else if constexpr (detail::ring_point_tile<Policy>::value && Rank == 1 &&
+                       detail::is_variant_of<Policy, coarsened<>>()) {
+    // coarsened's 1D stencil kernel coarsens along x; for point functions its 1D block
+    // stages its tile like tiled's (one point a thread, TileX threads)
+    using tile = typename Policy::template tile<star<1, 1>>;
+    detail::tiled_point_launch<tiled<tile::tile_x>>("coarsened", Policy::name(), p, in, stream);
   } else if constexpr (detail::ring_point_tile<Policy>::value) {
     using ring = detail::ring_point_tile<Policy>;
     detail::ring_point_launch<typename ring::template tile<T, Rank>>(ring::strategy, Policy::name(), p, in, stream);
   } else if constexpr (detail::is_variant_of<Policy, tiled<>>()) {
-    detail::tiled_point_launch<Policy>(Policy::name(), p, in, stream);
+    detail::tiled_point_launch<Policy>("tiled", Policy::name(), p, in, stream);
   } else if constexpr (std::is_same_v<Policy, automatic>) {
     // streaming with its defaults in 2D and 3D: the fastest on every point function measured
     // (perf/RESULTS.md runs 16 and 18); naive in 1D, where nothing marches

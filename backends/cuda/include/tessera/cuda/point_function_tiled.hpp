@@ -46,11 +46,12 @@ struct point_staged_tiles {
   static constexpr std::size_t elements = offset<reach_type::fields>();
 };
 
-/// The launch of the tiled point-function kernel (Tile: tiled's tiled_tile) over extents e.
+/// The launch of the tiled point-function kernel (Tile: tiled's tiled_tile) over extents e;
+/// `strategy` names it in the launch record (tiled, or coarsened in 1D).
 template <class F, class T, int Rank, class Tile>
-launch_plan point_tiled_plan(const extents<Rank>& e, const device_limits& lim) {
+launch_plan point_tiled_plan(const std::string& strategy, const extents<Rank>& e, const device_limits& lim) {
   launch_plan p;
-  p.strategy = "tiled";
+  p.strategy = strategy;
   p.block[0] = Tile::tile_x, p.block[1] = Tile::tile_y, p.block[2] = Tile::tile_z;
   for (int a = 0; a < 3; ++a) p.out_tile[a] = p.block[a];
   p.shared_bytes = point_staged_tiles<F, Rank, Tile::tile_x, Tile::tile_y, Tile::tile_z>::elements * sizeof(T);
