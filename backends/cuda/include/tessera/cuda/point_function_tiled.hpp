@@ -113,7 +113,7 @@ __global__ void __launch_bounds__(TileX * TileY * TileZ) tiled_point_sweep(const
   const index_t z = o0[0] + l[0], y = o0[1] + l[1], x = o0[2] + l[2];
   if (z >= n[0] || y >= n[1] || x >= n[2]) return;
   const T* at[NI];
-  window_strides<Rank> stride[NI];
+  window_strides<Rank> stride[NI] = {};  // a 1D window has no stride to set
   tessera::detail::static_for<ni>([&](auto fi) {
     constexpr int I = decltype(fi)::value, R = reach_type::radius[I];
     if constexpr (R > 0) {
