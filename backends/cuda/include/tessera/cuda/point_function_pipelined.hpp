@@ -34,7 +34,6 @@
 //   3. call the function at the point with windows on the rings, store the outputs.
 // Pieces outside the field's reach are zero-filled: no global read beyond the ghosts a
 // field's radius asks for, and no uninitialised shared memory is read.
-#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <utility>

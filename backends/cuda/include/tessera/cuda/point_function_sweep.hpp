@@ -50,6 +50,12 @@ namespace tessera::cuda {
 
 namespace detail {
 
+/// The error a point-function launch on `policy` raises when it cannot run, and why. Built
+/// only when thrown: apply's path stays free of string work.
+inline unsupported_error point_function_refused(const std::string& policy, const std::string& why) {
+  return unsupported_error("tessera::apply(" + policy + ", point function): " + why);
+}
+
 /// Whether policy P is a variant of strategy S (S's defaults: tiled<>, naive<>).
 template <class P, class S>
 constexpr bool is_variant_of() {
@@ -86,19 +92,19 @@ struct marching_point_tile<vector_streaming<W, C, D>> : std::true_type {
 };
 template <int X, int Y, int C>
 struct marching_point_tile<register_tiled<X, Y, C>> : std::true_type {
-  template <class T, int Rank>
+  template <int Rank>
   using policy_tile = typename register_tiled<X, Y, C>::template tile<star<Rank, 1>>;
   template <class T, int Rank>
-  using tile = point_column_tile<policy_tile<T, Rank>::tile_x, policy_tile<T, Rank>::tile_y, 1,
-                                 policy_tile<T, Rank>::chunk>;
+  using tile = point_column_tile<policy_tile<Rank>::tile_x, policy_tile<Rank>::tile_y, 1,
+                                 policy_tile<Rank>::chunk>;
   static constexpr const char* strategy = "register_tiled";
 };
 template <int S, int X, int Y>
 struct marching_point_tile<temporal_blocking<S, X, Y>> : std::true_type {
-  template <class T, int Rank>
+  template <int Rank>
   using policy_tile = typename temporal_blocking<S, X, Y>::template tile<star<Rank, 1>>;
   template <class T, int Rank>
-  using tile = point_column_tile<policy_tile<T, Rank>::tile_x, policy_tile<T, Rank>::tile_y, 1, point_chunk<T>>;
+  using tile = point_column_tile<policy_tile<Rank>::tile_x, policy_tile<Rank>::tile_y, 1, point_chunk<T>>;
   static constexpr const char* strategy = "temporal_blocking";
 };
 
@@ -118,11 +124,11 @@ struct ring_point_tile<shared_streaming<X, Y, Rows, C>> : std::true_type {
 /// one output a thread, loads when needed.
 template <int X, int Y, int C>
 struct ring_point_tile<coarsened<X, Y, C>> : std::true_type {
-  template <class T, int Rank>
+  template <int Rank>
   using policy_tile = typename coarsened<X, Y, C>::template tile<star<Rank, 1>>;
   template <class T, int Rank>
-  using tile = point_ring_tile<policy_tile<T, Rank>::tile_x, policy_tile<T, Rank>::tile_y, 1, false,
-                               policy_tile<T, Rank>::chunk>;
+  using tile = point_ring_tile<policy_tile<Rank>::tile_x, policy_tile<Rank>::tile_y, 1, false,
+                               policy_tile<Rank>::chunk>;
   static constexpr const char* strategy = "coarsened";
 };
 
@@ -207,9 +213,9 @@ void naive_point_launch(const std::string& policy, const point_params<F, T, Rank
   for (int a = 0; a < 3; ++a) {
     const index_t blocks = (per_axis[a] + plan.block[a] - 1) / plan.block[a];
     if (blocks > limit[a])
-      throw unsupported_error("tessera::apply(" + policy + ", point function): " + in[0].describe() + " needs " +
-                              std::to_string(blocks) + " blocks along one launch axis, beyond CUDA's " +
-                              std::to_string(limit[a]) + "; split the grid");
+      throw point_function_refused(policy, in[0].describe() + " needs " + std::to_string(blocks) +
+                                               " blocks along one launch axis, beyond CUDA's " +
+                                               std::to_string(limit[a]) + "; split the grid");
     plan.grid[a] = blocks;
   }
   launch_kernel_after_previous(&kernels::naive_point_sweep<F, T, Rank, NI, NO, tile::block_x, tile::block_y, tile::block_z>,
@@ -223,9 +229,8 @@ template <class Tile, class F, class T, int Rank, std::size_t NI, std::size_t NO
 void marching_point_launch(const std::string& strategy, const std::string& policy,
                            const point_params<F, T, Rank, NI, NO>& p, const input_fields<T, Rank, CudaSpace, NI>& in,
                            cudaStream_t stream) {
-  const std::string what = "tessera::apply(" + policy + ", point function): ";
   const auto plan = point_column_plan<Tile>(strategy, in[0].extents(), current_device_limits());
-  if (!plan.ok()) throw unsupported_error(what + plan.reason);
+  if (!plan.ok()) throw point_function_refused(policy, plan.reason);
   if constexpr (Rank >= 2)
     launch_kernel_after_previous(
         &kernels::marching_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y, Tile::vec>,
@@ -239,7 +244,7 @@ void ring_point_launch(const std::string& strategy, const std::string& policy,
                        const point_params<F, T, Rank, NI, NO>& p, const input_fields<T, Rank, CudaSpace, NI>& in,
                        cudaStream_t stream) {
   const auto plan = point_ring_plan<F, T, Rank, Tile>(strategy, in[0].extents(), current_device_limits());
-  if (!plan.ok()) throw unsupported_error("tessera::apply(" + policy + ", point function): " + plan.reason);
+  if (!plan.ok()) throw point_function_refused(policy, plan.reason);
   if constexpr (Rank >= 2)
     launch_kernel_after_previous(&kernels::ring_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y, Tile::rows,
                                                             Tile::ahead, point_params<F, T, Rank, NI, NO>>,
@@ -254,7 +259,7 @@ void tiled_point_launch(const std::string& strategy, const std::string& policy,
                         cudaStream_t stream) {
   using tile = typename Tiled::template tile<star<Rank, 1>>;
   const auto plan = point_tiled_plan<F, T, Rank, tile>(strategy, in[0].extents(), current_device_limits());
-  if (!plan.ok()) throw unsupported_error("tessera::apply(" + policy + ", point function): " + plan.reason);
+  if (!plan.ok()) throw point_function_refused(policy, plan.reason);
   launch_kernel_after_previous(&kernels::tiled_point_sweep<F, T, Rank, NI, NO, tile::tile_x, tile::tile_y, tile::tile_z,
                                                            point_params<F, T, Rank, NI, NO>>,
                                "tiled_point_sweep", policy, "point function", plan,
@@ -289,13 +294,13 @@ void sweep(const Policy& policy, const F& fn, const input_fields<T, Rank, CudaSp
                 "tessera::apply: the point function returns a different number of values than the output views "
                 "given (return T for one output, tessera::array<T, M> for outputs(v1, ..., vM))");
   const auto p = detail::make_point_params(fn, in, out);
-  const std::string what = "tessera::apply(" + Policy::name() + ", point function): ";
   if constexpr (detail::is_pipelined<Policy>::value) {
     using tile = typename detail::is_pipelined<Policy>::template point_tile<T, Rank>;
-    if (const auto why = detail::point_rows_on_16_bytes<F>(in); !why.empty()) throw unsupported_error(what + why);
+    if (const auto why = detail::point_rows_on_16_bytes<F>(in); !why.empty())
+      throw detail::point_function_refused(Policy::name(), why);
     const auto plan = detail::point_pipelined_plan<F, T, Rank, tile>(in[0].extents(), current_device_limits(),
                                                                      detail::is_pipelined<Policy>::chunk);
-    if (!plan.ok()) throw unsupported_error(what + plan.reason);
+    if (!plan.ok()) throw detail::point_function_refused(Policy::name(), plan.reason);
     detail::pipelined_point_launch<tile>(Policy::name(), plan, p, stream);
   } else if constexpr (detail::marching_point_tile<Policy>::value) {
     using marching = detail::marching_point_tile<Policy>;
