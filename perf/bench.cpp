@@ -416,7 +416,8 @@ void run_fused_case(const options& opt, const ts::extents<Rank>& e, double copy_
     r.ran = true;
     out.push_back(r);
   };
-  time_policy(cu::automatic{}, 1);
+  // what automatic fuses here (1: a sweep a step), from its fusion table
+  time_policy(cu::automatic{}, std::max(1, cu::fused_steps(cu::automatic{}, c0.st, e, io.boundary)));
   (time_policy(Fused{}, Fused::template tile<S>::steps), ...);
 }
 
@@ -803,15 +804,16 @@ int main(int argc, char** argv) {
       run_fused_case<ts::star<2, 1>, double, tb_default>(opt, ts::extents<2>{37, 600}, copy_gbs, rs, agree);
     } else if (opt.quick || opt.fused) {
       const ts::extents<3> e{512, 512, 512};
-      run_fused_case<ts::star<3, 1>, float, tb::tb_2, tb::tb_3, tb_default, tb::tb_2_32x16, tb::tb_3_32x16,
-                     tb::tb_2_64x16>(opt, e, copy_gbs, rs, agree);
-      run_fused_case<ts::star<3, 1>, double, tb::tb_2, tb::tb_3, tb_default, tb::tb_2_32x16, tb::tb_3_32x16>(
-          opt, e, copy_gbs, rs, agree);
+      run_fused_case<ts::star<3, 1>, float, tb::tb_3_rows1, tb::tb_2, tb_default, tb::tb_4, tb::tb_3_64x32,
+                     tb::tb_4_64x32, tb::tb_4_64x32_rows2, tb::tb_4_32x64_rows8>(opt, e, copy_gbs, rs, agree);
+      run_fused_case<ts::star<3, 1>, double, tb::tb_3_rows1, tb::tb_2, tb_default, tb::tb_4, tb::tb_3_64x32,
+                     tb::tb_4_64x32, tb::tb_4_64x32_rows2, tb::tb_4_32x64_rows8>(opt, e, copy_gbs, rs, agree);
       run_fused_case<ts::star<3, 2>, float, tb_default, tb::tb_3>(opt, e, copy_gbs, rs, agree);
-      run_fused_case<ts::box<3, 1>, float, tb::tb_2, tb::tb_3, tb_default>(opt, e, copy_gbs, rs, agree);
+      run_fused_case<ts::box<3, 1>, float, tb::tb_3_rows1, tb::tb_2, tb::tb_3, tb_default>(opt, e, copy_gbs, rs, agree);
       run_fused_case<ts::star<2, 1>, float, tb::tb_4, tb_default, tb::tb_2d_1024>(
           opt, ts::extents<2>{8192, 8192}, copy_gbs, rs, agree);
-      run_fused_case<ts::star<3, 1>, float, tb::tb_2, tb::tb_3, tb_default, tb::tb_2_32x16, tb::tb_3_32x16>(
+      run_fused_case<ts::star<3, 1>, float, tb::tb_3_rows1, tb::tb_2, tb_default, tb::tb_4, tb::tb_3_64x32,
+                     tb::tb_4_64x32, tb::tb_4_64x32_rows2, tb::tb_4_32x64_rows8>(
           opt, ts::extents<3>{256, 256, 256}, copy_gbs, rs, agree);
     }
     auto cubes = [&](auto t) {

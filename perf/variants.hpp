@@ -38,16 +38,18 @@ using pl2_128x4x8 = cuda::pipelined<128, 1, 4, 8>;
 using pl2_256x2x8 = cuda::pipelined<256, 1, 2, 8>;
 using pl2_256x4x4 = cuda::pipelined<256, 1, 4, 4>;
 using pl2_128x4x2 = cuda::pipelined<128, 1, 4, 2>;
-// temporal_blocking: Steps per pass (the default: 4 for 3D radius 1, 2 for radius 2, 8 for
-// 2D radius 1); `--fused` times each on the cases issue #16 names.
+// temporal_blocking: Steps per pass (the default: 3 for 3D radius 1, 2 for radius 2, 8 for
+// 2D radius 1), the tile, rows a thread (the 3D default: 32 x 32, 4 rows); `--fused` times
+// each on the cases issue #16 names.
 using tb_2 = cuda::temporal_blocking<2>;
 using tb_3 = cuda::temporal_blocking<3>;
 using tb_4 = cuda::temporal_blocking<4>;
 using tb_2d_1024 = cuda::temporal_blocking<8, 1024>;  // 2D: a 1024-thread row
-// 3D 32 x 16 (512 threads: two blocks an SM at <= 64 registers) and 64 x 16
-using tb_2_32x16 = cuda::temporal_blocking<2, 32, 16>;
-using tb_3_32x16 = cuda::temporal_blocking<3, 32, 16>;
-using tb_2_64x16 = cuda::temporal_blocking<2, 64, 16>;
+using tb_3_rows1 = cuda::temporal_blocking<3, 32, 32, 1>;  // run 12's kernel: a column a thread
+using tb_3_64x32 = cuda::temporal_blocking<3, 64, 32>;
+using tb_4_64x32 = cuda::temporal_blocking<4, 64, 32>;
+using tb_4_64x32_rows2 = cuda::temporal_blocking<4, 64, 32, 2>;
+using tb_4_32x64_rows8 = cuda::temporal_blocking<4, 32, 64, 8>;
 }  // namespace tessera::bench
 
 // clang-format off
@@ -55,17 +57,21 @@ using tb_2_64x16 = cuda::temporal_blocking<2, 64, 16>;
   M(__VA_ARGS__, tessera::star<3, 1>) M(__VA_ARGS__, tessera::star<3, 2>)     \
   M(__VA_ARGS__, tessera::star<3, 4>)                                         \
   M(__VA_ARGS__, tessera::box<3, 1>)
-#define TESSERA_BENCH_FUSED_VARIANTS(T)                                                              \
-  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_2, T, tessera::star<3, 1>)                             \
-  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_3, T, tessera::star<3, 1>)                             \
-  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_3, T, tessera::star<3, 2>)                             \
-  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_2, T, tessera::box<3, 1>)                              \
-  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_3, T, tessera::box<3, 1>)                              \
-  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_4, T, tessera::star<2, 1>)                             \
-  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_2d_1024, T, tessera::star<2, 1>)                      \
-  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_2_32x16, T, tessera::star<3, 1>)                      \
-  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_3_32x16, T, tessera::star<3, 1>)                      \
-  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_2_64x16, T, tessera::star<3, 1>)
+#define TESSERA_BENCH_FUSED_VARIANTS(T)                                                            \
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_2, T, tessera::star<3, 1>)                           \
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_3, T, tessera::star<3, 1>)                           \
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_4, T, tessera::star<3, 1>)                           \
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_3, T, tessera::star<3, 2>)                           \
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_2, T, tessera::box<3, 1>)                            \
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_3, T, tessera::box<3, 1>)                            \
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_3_rows1, T, tessera::box<3, 1>)                      \
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_4, T, tessera::star<2, 1>)                           \
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_2d_1024, T, tessera::star<2, 1>)                     \
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_3_rows1, T, tessera::star<3, 1>)                     \
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_3_64x32, T, tessera::star<3, 1>)                     \
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_4_64x32, T, tessera::star<3, 1>)                     \
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_4_64x32_rows2, T, tessera::star<3, 1>)               \
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_4_32x64_rows8, T, tessera::star<3, 1>)
 #define TESSERA_BENCH_VARIANTS(T)                                                                    \
   TESSERA_BENCH_FUSED_VARIANTS(T)                                                                    \
   TESSERA_BENCH_VARIANT_SHAPES_3D(TESSERA_CUDA_INSTANTIATE, tessera::bench::pl_128x4x4x1, T)         \

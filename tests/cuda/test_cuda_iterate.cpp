@@ -109,9 +109,15 @@ TEST_CASE("fused steps: other tiles, callbacks between passes, Neumann faces wit
   TESSERA_REQUIRE_CUDA_DEVICE();
   using P = cu::temporal_blocking<>;
   using Q = tessera::test::temporal_blocking_3x16x8;
+  using Rows1 = tessera::test::temporal_blocking_rows1;
+  using Rows8 = tessera::test::temporal_blocking_2x32x24x8;
   for (const auto c : every_case) {
     check_fused_iterate<Q, ts::CudaSpace, ts::star<3, 1>, double>(ts::extents<3>{19, 37, 23}, 8, c, 41);
     check_fused_iterate<Q, ts::CudaSpace, ts::box<3, 1>, float>(ts::extents<3>{19, 37, 23}, 7, c, 42);
+    check_fused_iterate<Rows1, ts::CudaSpace, ts::star<3, 1>, float>(ts::extents<3>{23, 41, 45}, 7, c, 47);
+    check_fused_iterate<Rows8, ts::CudaSpace, ts::star<3, 1>, float>(ts::extents<3>{17, 53, 35}, 5, c, 48);
+    check_fused_iterate<Rows8, ts::CudaSpace, ts::star<3, 2>, double>(ts::extents<3>{17, 53, 35}, 5, c, 49);
+    check_fused_iterate<Rows8, ts::CudaSpace, ts::box<3, 1>, double>(ts::extents<3>{17, 41, 29}, 5, c, 50);
   }
   // callbacks every 4 of 10 and every 3 of 9 steps: the passes stop there, the views alternate as per step
   check_fused_iterate<P, ts::CudaSpace, ts::star<3, 1>, double>(ts::extents<3>{21, 18, 35}, 10, boundary_case::mixed, 43, true, 4);
@@ -137,8 +143,8 @@ TEST_CASE("fused steps: a Neumann face refuses several steps of unmirrored coeff
 TEST_CASE("fused steps: automatic fuses the cases its fusion table measured faster, on this device") {
   TESSERA_REQUIRE_CUDA_DEVICE();
   // Whatever the table says for this device (fused, or a sweep a step), the result is the
-  // one-sweep-a-step result in the same view; on an H100 the 2D 5-point float and the 3D
-  // 7-point double rows fuse.
+  // one-sweep-a-step result in the same view; on an H100 the 2D 5-point float rows and the
+  // 3D 7-point rows of 256^3 and more fuse (these small grids step a sweep at a time in 3D).
   INFO("device ", cu::current_device_limits().name);
   for (const auto c : {boundary_case::dirichlet, boundary_case::periodic, boundary_case::mixed}) {
     check_fused_iterate<cu::automatic, ts::CudaSpace, ts::star<2, 1>, float>(ts::extents<2>{67, 1100}, 19, c, 51);

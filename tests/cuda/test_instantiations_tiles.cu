@@ -30,3 +30,7 @@ TESSERA_CUDA_INSTANTIATE(tessera::test::vector_streaming_4x3x4, double, tessera:
 TESSERA_CUDA_INSTANTIATE(tessera::test::vector_streaming_4x3x4, float, tessera::box<2, 1>)
 TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_3x16x8, double, tessera::star<3, 1>)
 TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_3x16x8, float, tessera::box<3, 1>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_rows1, float, tessera::star<3, 1>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_2x32x24x8, float, tessera::star<3, 1>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_2x32x24x8, double, tessera::star<3, 2>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_2x32x24x8, double, tessera::box<3, 1>)

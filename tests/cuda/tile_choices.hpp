@@ -25,6 +25,11 @@ using pipelined_64x2x3x1x3 = cuda::pipelined<64, 2, 3, 1, 3>;
 // uses, and the last chunk has 1); rows end mid-warp.
 using vector_streaming_4x3x4 = cuda::vector_streaming<4, 3, 4>;
 // Up to 3 steps per pass on a 16 x 8 tile: several tiles along y as well as x, outputs
-// per tile (10 x 2 at 3 steps of radius 1) that divide no extent.
+// per tile (10 x 2 at 3 steps of radius 1) that divide no extent; 4 rows a thread (the
+// default), so a warp spans two rows of threads.
 using temporal_blocking_3x16x8 = cuda::temporal_blocking<3, 16, 8>;
+// A column a thread (run 12's kernel), and 8 rows a thread in a 32 x 24 tile (3 rows of
+// threads; a radius-2 star's y-neighbours reach 2 rows past a thread's own).
+using temporal_blocking_rows1 = cuda::temporal_blocking<3, 32, 32, 1>;
+using temporal_blocking_2x32x24x8 = cuda::temporal_blocking<2, 32, 24, 8>;
 }  // namespace tessera::test

@@ -99,10 +99,10 @@ struct marching_point_tile<register_tiled<X, Y, C>> : std::true_type {
                                  policy_tile<Rank>::chunk>;
   static constexpr const char* strategy = "register_tiled";
 };
-template <int S, int X, int Y>
-struct marching_point_tile<temporal_blocking<S, X, Y>> : std::true_type {
+template <int S, int X, int Y, int R>
+struct marching_point_tile<temporal_blocking<S, X, Y, R>> : std::true_type {
   template <int Rank>
-  using policy_tile = typename temporal_blocking<S, X, Y>::template tile<star<Rank, 1>>;
+  using policy_tile = typename temporal_blocking<S, X, Y, R>::template tile<star<Rank, 1>>;
   template <class T, int Rank>
   using tile = point_column_tile<policy_tile<Rank>::tile_x, policy_tile<Rank>::tile_y, 1, point_chunk<T>>;
   static constexpr const char* strategy = "temporal_blocking";

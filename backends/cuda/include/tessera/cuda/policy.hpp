@@ -28,9 +28,9 @@
 //   vector_streaming<Warps, Chunk, Depth>
 //                                   streaming in 16-byte vectors with no shared memory: x-neighbours
 //                                   by warp shuffles, short chunks launched plane by plane
-//   temporal_blocking<Steps, TileX, TileY>
-//                                   several time steps per pass (iterate): each thread's column
-//                                   queues every level's planes in registers, the levels
+//   temporal_blocking<Steps, TileX, TileY, Rows>
+//                                   several time steps per pass (iterate): each thread's Rows
+//                                   columns queue every level's planes in registers, the levels
 //                                   publish their planes in shared memory, boundary conditions
 //                                   applied inside the pass; one step per pass for apply
 //   automatic                       picks one of the above (tuning table and tuner, automatic.hpp)

@@ -1,13 +1,16 @@
 #pragma once
 // cuda::temporal_blocking: several time steps fused in one pass over memory, the way past
 // the one-sweep copy floor (AN5D, arXiv 2001.01473; "Revisiting Temporal Blocking Stencil
-// Optimizations", EBISU). A block of TileX x TileY threads owns one column each of an
-// input tile (2D: TileX x 1) and marches along the slowest axis (z in 3D, y in 2D). Level
-// 0 is the loaded field; level t (1..k) is computed one step behind level t - 1:
+// Optimizations", EBISU). A block of TileX x (TileY / Rows) threads owns an input tile of
+// TileX x TileY columns (2D: TileX x 1), each thread Rows columns stacked along y, and
+// marches along the slowest axis (z in 3D, y in 2D). Level 0 is the loaded field; level t
+// (1..k) is computed one step behind level t - 1:
 //
-//   * each thread keeps its own column's reach along the marched axis, per level, in
+//   * each thread keeps its own columns' reach along the marched axis, per level, in
 //     registers (a queue of reach + 1 planes), so the centre and the marched-axis
-//     neighbours of every level cost no shared memory;
+//     neighbours of every level cost no shared memory, nor do the y-neighbours that lie
+//     among the thread's own rows (Rows > 1: of a star's 4 in-plane neighbours, 2 + 2 /
+//     Rows come from shared memory per cell and level, and one barrier serves Rows cells);
 //   * each level below k publishes one plane per step in shared memory (a star: its queue's
 //     centre plane, double-buffered; a shape with off-axis neighbours in other planes, a
 //     box: its newest plane, in a ring of reach + 2 planes), where the next level reads the
@@ -16,7 +19,10 @@
 //     previous one, so one __syncthreads per step serves every level;
 //   * level k is stored, for the inner (TileX - k * reach_x) x (TileY - k * reach_y)
 //     columns: the tile overlaps its neighbours by the halo k steps need, and the halo's
-//     columns are computed redundantly (at k = 4, 32 x 32: 24 x 24 outputs, 56%).
+//     columns are computed redundantly (at k = 3, 32 x 32: 26 x 26 outputs, 66%);
+//   * the step's code has no branch between the levels (a branch would keep the compiler
+//     from interleaving their loads and FMAs): level k's stores wait for the step's end,
+//     and only a chunk's first and last steps ask which planes are fixed.
 //
 // Boundary conditions live inside the pass: the level-0 field is read through the edge
 // rules (edge_rules.hpp: Dirichlet cells fixed, periodic wrapped, Neumann mirrored), so no
@@ -33,11 +39,13 @@
 namespace tessera::cuda {
 
 /// temporal_blocking's compiled configuration.
-template <int Steps, int TileX, int TileY>
+template <int Steps, int TileX, int TileY, int Rows = 1>
 struct temporal_blocking_tile {
+  static_assert(TileY % Rows == 0, "temporal_blocking: the tile's rows must split evenly over its threads");
   static constexpr int steps = Steps;    ///< the most time steps one pass fuses
   static constexpr int tile_x = TileX;   ///< threads = input columns along x, halo included
-  static constexpr int tile_y = TileY;   ///< along y (3D; 1 in 2D)
+  static constexpr int tile_y = TileY;   ///< input rows along y, halo included (3D; 1 in 2D)
+  static constexpr int rows = Rows;      ///< rows along y each thread computes (3D; 1 in 2D)
 };
 
 namespace detail {
@@ -71,10 +79,11 @@ struct published_geometry {
   static constexpr int plane = row * rows;
 };
 
-/// The default number of steps per pass (measured on an H100, perf/RESULTS.md run 12): 3D
-/// radius 1: 3 (fp64 1.15x the one-sweep floor at 3, 0.97x at 4; fp32 the same at 3 and
-/// 4), radius 2: 2, beyond: 1 (a 32 x 32 tile keeps about half its columns as outputs);
-/// 2D 512: 8 steps of radius 1 (1.79x; 4 steps: 1.49x) down to 2 of radius 4.
+/// The default number of steps per pass (measured on an H100): 3D radius 1: 3 (run 20, 4
+/// rows a thread: fp32 512^3 1.31x the one-sweep floor at 3, 1.29x at 4, 1.14x at 2; fp64
+/// 1.40x at 3, 1.47x at 4, 1.59x at 2 -- the fusion table picks 2 there), radius 2: 2,
+/// beyond: 1 (a 32 x 32 tile keeps about half its columns as outputs); 2D 512: 8 steps of
+/// radius 1 (run 12: 1.79x; 4 steps: 1.49x) down to 2 of radius 4.
 template <class S>
 constexpr int default_fused_steps() {
   constexpr int r = shape_traits<S>::radius;
@@ -82,14 +91,23 @@ constexpr int default_fused_steps() {
   else return r == 1 ? 8 : r == 2 ? 4 : 2;
 }
 
+/// Rows along y a thread computes in 3D: 4 (perf/RESULTS.md run 20, 7-point fp32 512^3
+/// at 3 steps: 1.31x the one-sweep floor with 4 rows, 0.75x with 1, run 12's kernel; 2 rows
+/// in a 64 x 32 tile 0.90x, 8 rows in 32 x 64 1.06x at 4 steps). A 3D tile of 4 rows a
+/// thread and 3 steps holds ~106 registers (fp32), two 256-thread blocks an SM.
+template <class S>
+constexpr int default_fused_rows() {
+  return 4;
+}
+
 }  // namespace detail
 
 /// Temporal blocking: Steps time steps per pass (0: the shape's default, 3 for 3D radius
-/// 1, 8 for 2D radius 1), a TileX x TileY
-/// block of input columns (0: 32 x 32 in 3D, 512 x 1 in 2D) marching along the slowest
-/// axis. `apply` runs one step per pass; `iterate` fuses up to Steps (sweep_steps.hpp).
-/// Ranks 2 and 3, every shape.
-template <int Steps = 0, int TileX = 0, int TileY = 0>
+/// 1, 8 for 2D radius 1), a TileX x TileY tile of input columns (0: 32 x 32 in 3D, 512 x 1
+/// in 2D) marching along the slowest axis, Rows of them along y a thread (0: the default;
+/// 3D only, dividing TileY). `apply` runs one step per pass; `iterate` fuses up to Steps
+/// (sweep_steps.hpp). Ranks 2 and 3, every shape.
+template <int Steps = 0, int TileX = 0, int TileY = 0, int Rows = 0>
 struct temporal_blocking : device_policy {
   static std::string name() { return "cuda:temporal-blocking"; }
   using strategy = temporal_blocking<>;
@@ -100,7 +118,8 @@ struct temporal_blocking : device_policy {
   template <class S>
   using tile = temporal_blocking_tile<detail::or_default(Steps, detail::default_fused_steps<S>()),
                                       detail::or_default(TileX, S::rank == 3 ? 32 : 512),
-                                      S::rank == 3 ? detail::or_default(TileY, 32) : 1>;
+                                      S::rank == 3 ? detail::or_default(TileY, 32) : 1,
+                                      S::rank == 3 ? detail::or_default(Rows, detail::default_fused_rows<S>()) : 1>;
 
   template <class S>
   static constexpr bool has_kernel = S::rank >= 2;
@@ -135,7 +154,7 @@ struct temporal_blocking : device_policy {
                    std::to_string(steps) + "-step halo and has no output left; fuse fewer steps or use a wider tile";
         return p;
       }
-      p.block[0] = t::tile_x, p.block[1] = t::tile_y, p.block[2] = 1;
+      p.block[0] = t::tile_x, p.block[1] = t::tile_y / t::rows, p.block[2] = 1;
       p.shared_bytes = static_cast<std::size_t>(steps) * detail::published_planes<S>() *
                        detail::published_geometry<S, t::tile_x, t::tile_y>::plane * sizeof(T);
       // The chunk along the marched axis: long, because a block re-reads and recomputes
@@ -192,16 +211,18 @@ namespace tessera::cuda {
 namespace kernels {
 
 /// One pass of K fused steps of shape S over a chunk of `chunk` outputs along the
-/// marched axis; TileX x TileY threads, one input column each. Every level advances every
-/// step with straight-line code: the tile's rim reads a padded border of the published
-/// planes and keeps its own value, fixed cells keep theirs (a select, not a branch).
-template <class S, class T, int K, int TileX, int TileY>
-__global__ void __launch_bounds__(TileX * TileY)
+/// marched axis; TileX x (TileY / Rows) threads, Rows input columns each (stacked along
+/// y). Every level advances every step with straight-line code: the tile's rim reads a
+/// padded border of the published planes and keeps its own value, fixed cells keep theirs
+/// (a select, not a branch).
+template <class S, class T, int K, int TileX, int TileY, int Rows>
+__global__ void __launch_bounds__(TileX * TileY / Rows)
     temporal_blocking_pass(const params_for<S, T> p, const edge_rules rules, const int chunk) {
   detail::begin_after_previous_grid();  // first: the sweep before may still run
   using vs = detail::vshape<S>;
   using mg = marching<S>;
   using geo = detail::published_geometry<S, TileX, TileY>;
+  static_assert(mg::has_y || Rows == 1, "temporal_blocking: a 2D tile has one row");
   constexpr int march = mg::march;
   constexpr int lm = -vs::lo(march), hm = vs::hi(march), W = lm + hm + 1;  // queue: W planes
   constexpr int lx = -vs::lo(2), hx = vs::hi(2);
@@ -215,43 +236,56 @@ __global__ void __launch_bounds__(TileX * TileY)
   extern __shared__ __align__(16) unsigned char temporal_blocking_shared[];
   T* const published = reinterpret_cast<T*>(temporal_blocking_shared);  // [level][R][PY][PX]
 
-  const int tx = threadIdx.x, ty = mg::has_y ? threadIdx.y : 0;
+  const int tx = threadIdx.x, ty0 = mg::has_y ? threadIdx.y * Rows : 0;  // row r: ty0 + r
   const index_t gx = static_cast<index_t>(blockIdx.x) * out_x - K * lx + tx;
-  const index_t gy = mg::has_y ? static_cast<index_t>(blockIdx.y) * out_y - K * ly + ty : 0;
+  const index_t gy0 = mg::has_y ? static_cast<index_t>(blockIdx.y) * out_y - K * ly + ty0 : 0;
   // plane numbers along the marched axis are 32-bit (the plan refuses longer axes)
   const int m0 = static_cast<int>(mg::has_y ? blockIdx.z : blockIdx.y) * chunk;
   const int nm = static_cast<int>(p.n[march]);
   const int m_end = min(m0 + chunk, nm);
 
-  // The column this thread reads, through the edge rules, and whether it is fixed.
-  bool fixed_column = false;
-  const index_t mx = map_coordinate(gx, p.n[2], rules.ghost[2], rules.face[2][0], rules.face[2][1], fixed_column);
-  const index_t my =
-      mg::has_y ? map_coordinate(gy, p.n[1], rules.ghost[1], rules.face[1][0], rules.face[1][1], fixed_column) : 0;
-  const T* __restrict__ col = p.in + (mg::has_y ? my * p.in_stride[1] : 0) + mx * p.in_stride[2];
+  // Each row's column, read through the edge rules, and whether it is fixed. Inner cells
+  // compute; the tile's rim (its neighbours would lie outside the tile) and fixed columns
+  // keep their value: they feed only halo columns that are not stored.
+  bool fixed_x = false;
+  const index_t mx = map_coordinate(gx, p.n[2], rules.ghost[2], rules.face[2][0], rules.face[2][1], fixed_x);
+  const bool inner_x = !fixed_x && tx >= lx && tx + hx < TileX;
+  const bool stores_x = tx >= K * lx && tx < K * lx + out_x && gx < p.n[2];
+  const T* __restrict__ col[Rows];
+  // outputs are never mapped: row r is row 0's column plus r rows
+  T* __restrict__ const out_col = p.out + (mg::has_y ? gy0 * p.out_stride[1] : 0) + gx * p.out_stride[2];
+  bool computes[Rows], stores[Rows];
+#pragma unroll
+  for (int r = 0; r < Rows; ++r) {
+    const int ty = ty0 + r;
+    const index_t gy = gy0 + r;
+    bool fixed_y = false;
+    const index_t my =
+        mg::has_y ? map_coordinate(gy, p.n[1], rules.ghost[1], rules.face[1][0], rules.face[1][1], fixed_y) : 0;
+    col[r] = p.in + (mg::has_y ? my * p.in_stride[1] : 0) + mx * p.in_stride[2];
+    computes[r] = inner_x && !fixed_y && ty >= ly && ty + hy < TileY;
+    stores[r] = stores_x && ty >= K * ly && ty < K * ly + out_y && (!mg::has_y || gy < p.n[1]);
+  }
   const index_t ms = p.in_stride[march];
-  // Inner threads compute; the tile's rim (its neighbours would lie outside the tile)
-  // and fixed columns keep their value: they feed only halo columns that are not stored.
-  const bool computes = !fixed_column && tx >= lx && tx + hx < TileX && ty >= ly && ty + hy < TileY;
-  const bool stores = tx >= K * lx && tx < K * lx + out_x && ty >= K * ly && ty < K * ly + out_y && gx < p.n[2] &&
-                      (!mg::has_y || gy < p.n[1]);
-  T* __restrict__ out_col = p.out + (mg::has_y ? gy * p.out_stride[1] : 0) + gx * p.out_stride[2];
 
-  for (int i = threadIdx.y * TileX + tx; i < K * R * plane_cells; i += TileX * TileY) published[i] = T(0);
-  const int own = (ty + ly) * PX + tx + lx;
+  for (int i = threadIdx.y * TileX + tx; i < K * R * plane_cells; i += TileX * (TileY / Rows)) published[i] = T(0);
+  const int own = (ty0 + ly) * PX + tx + lx;  // row 0's cell; row r: own + r * PX
 
-  // queue[t][j]: level t at plane (its newest) - (W - 1) + j of this column.
-  T queue[K][W];
+  // queue[t][j][r]: level t at plane (its newest) - (W - 1) + j of row r's column.
+  T queue[K][W][Rows];
 #pragma unroll
   for (int t = 0; t < K; ++t)
 #pragma unroll
-    for (int j = 0; j < W; ++j) queue[t][j] = T(0);
+    for (int j = 0; j < W; ++j)
+#pragma unroll
+      for (int r = 0; r < Rows; ++r) queue[t][j][r] = T(0);
 
   // Level t computes plane base + s - t * (hm + 1) at step s.
   const int base = m0 - K * lm;
   const int steps_total = m_end - m0 + K * W;
   const int load_end = m_end + K * hm;  // level 0's planes: [base, load_end)
-  // A plane outside the interior is fixed under a fixed face (rare: a uniform branch).
+  // A plane outside the interior is fixed under a fixed face (asked only in the steps
+  // that reach outside, below).
   auto fixed_plane = [&](int plane) {
     bool fixed = false;
     if (static_cast<unsigned>(plane) >= static_cast<unsigned>(nm))
@@ -261,24 +295,37 @@ __global__ void __launch_bounds__(TileX * TileY)
   // The level-0 loads run Ahead steps before their use: every warp of the block meets at
   // each step's barrier, so a load consumed in the next step would expose the whole
   // DRAM latency once per step.
-  auto load_plane = [&](int plane) -> T {
-    if (plane >= load_end) return T(0);  // beyond what level K needs
+  auto load_plane = [&](int plane, T (&into)[Rows]) {
+    if (plane >= load_end) {  // beyond what level K needs
+#pragma unroll
+      for (int r = 0; r < Rows; ++r) into[r] = T(0);
+      return;
+    }
     bool unused = false;
     const index_t mm = static_cast<unsigned>(plane) < static_cast<unsigned>(nm)
                            ? index_t(plane)
                            : map_coordinate(plane, nm, rules.ghost[march], rules.face[march][0], rules.face[march][1],
                                             unused);
-    return __ldg(col + mm * ms);
-  };
-  T ahead[Ahead];
+    const index_t offset = mm * ms;  // one 64-bit product a plane, not one a row
 #pragma unroll
-  for (int a = 0; a < Ahead; ++a) ahead[a] = load_plane(base + a);
+    for (int r = 0; r < Rows; ++r) into[r] = __ldg(col[r] + offset);
+  };
+  T ahead[Ahead][Rows];
+#pragma unroll
+  for (int a = 0; a < Ahead; ++a) load_plane(base + a, ahead[a]);
   __syncthreads();
+
+  // Planes outside [0, nm) occur only in a chunk's first and last steps: the other steps
+  // skip asking which planes are fixed (one uniform test a step).
+  const int inner_begin = K * (hm + 1) - base, inner_end = nm + hm + 1 - base;  // steps whose planes all lie inside
 
   // A star's loop unrolled by 2W: the queues, the loads ahead (W of them) and the double
   // buffer all come round, so their moves become register renaming (no instructions).
 #pragma unroll(ring ? 1 : 2 * W)
   for (int s = 0; s < steps_total; ++s) {
+    T top[Rows];  // level K's plane this step
+    int top_plane = -1;
+    const bool at_edge = s < inner_begin || s >= inner_end;
     const int read_buffer = (s + 1) & 1;  // a star: the centre planes published last step
     // a ring: plane (plane + dm) was published at step s - 1 - hm + dm, in slot
     // (ring_base + lm + dm) mod R
@@ -287,46 +334,70 @@ __global__ void __launch_bounds__(TileX * TileY)
 #pragma unroll
     for (int t = K; t >= 1; --t) {
       // rows whose level-t value no stored output needs (within t reaches of the tile's
-      // top and bottom) skip the level: a warp-uniform branch where a warp is a row
-      if (mg::has_y && (ty < t * ly || ty >= TileY - t * hy)) continue;
+      // top and bottom) skip the level: a warp-uniform branch where a warp is a row, tested
+      // only where some thread's rows can all lie there (t is compile-time here)
+      if (mg::has_y && ((t * ly >= Rows && ty0 + Rows - 1 < t * ly) || (t * hy >= Rows && ty0 >= TileY - t * hy)))
+        continue;
       const int plane = base + s - t * (hm + 1);
+      const bool keep_plane = at_edge && fixed_plane(plane);
       const T* below = published + (t - 1) * R * plane_cells + own;
-      T v = T(0);
-      tessera::detail::static_for<vs::size>([&](auto kk) {
-        constexpr int Kp = decltype(kk)::value;
-        constexpr int dm = mg::dm(Kp), dy = mg::dy(Kp), dx = mg::dx(Kp);
-        if constexpr (dy == 0 && dx == 0) {
-          v += p.template term<Kp>(queue[t - 1][lm + dm]);
-        } else {
-          int slot = read_buffer;
-          if constexpr (ring) {
-            slot = ring_base + lm + dm;  // < 2R
-            if (slot >= R) slot -= R;
+      T v[Rows];
+#pragma unroll
+      for (int r = 0; r < Rows; ++r) {
+        v[r] = T(0);
+        tessera::detail::static_for<vs::size>([&](auto kk) {
+          constexpr int Kp = decltype(kk)::value;
+          constexpr int dm = mg::dm(Kp), dy = mg::dy(Kp), dx = mg::dx(Kp);
+          if (dx == 0 && r + dy >= 0 && r + dy < Rows) {
+            // the column itself or one of the thread's own rows: registers
+            v[r] += p.template term<Kp>(queue[t - 1][lm + dm][r + dy]);
+          } else {
+            int slot = read_buffer;
+            if constexpr (ring) {
+              slot = ring_base + lm + dm;  // < 2R
+              if (slot >= R) slot -= R;
+            }
+            v[r] += p.template term<Kp>(below[slot * plane_cells + (r + dy) * PX + dx]);
           }
-          v += p.template term<Kp>(below[slot * plane_cells + dy * PX + dx]);
-        }
-      });
-      if (!computes || fixed_plane(plane)) v = queue[t - 1][lm];  // the level below, unchanged
+        });
+        if (!computes[r] || keep_plane) v[r] = queue[t - 1][lm][r];  // the level below, unchanged
+      }
       if (t == K) {
-        if (stores && plane >= m0 && plane < m_end) out_col[index_t(plane) * p.out_stride[march]] = v;
+        // stored at the end of the step: a branch here would split the step's code
+#pragma unroll
+        for (int r = 0; r < Rows; ++r) top[r] = v[r];
+        top_plane = plane;
       } else {
 #pragma unroll
-        for (int j = 0; j + 1 < W; ++j) queue[t][j] = queue[t][j + 1];
-        queue[t][W - 1] = v;
+        for (int r = 0; r < Rows; ++r) {
+#pragma unroll
+          for (int j = 0; j + 1 < W; ++j) queue[t][j][r] = queue[t][j + 1][r];
+          queue[t][W - 1][r] = v[r];
+        }
       }
+    }
+    if (top_plane >= m0 && top_plane < m_end) {
+#pragma unroll
+      for (int r = 0; r < Rows; ++r)
+        if (stores[r]) out_col[(index_t(top_plane) * p.out_stride[march]) + (mg::has_y ? r * p.out_stride[1] : 0)] = top[r];
     }
     // level 0: the loaded field, through the edge rules
 #pragma unroll
-    for (int j = 0; j + 1 < W; ++j) queue[0][j] = queue[0][j + 1];
-    queue[0][W - 1] = ahead[0];
+    for (int r = 0; r < Rows; ++r) {
 #pragma unroll
-    for (int a = 0; a + 1 < Ahead; ++a) ahead[a] = ahead[a + 1];
-    ahead[Ahead - 1] = load_plane(base + s + Ahead);
+      for (int j = 0; j + 1 < W; ++j) queue[0][j][r] = queue[0][j + 1][r];
+      queue[0][W - 1][r] = ahead[0][r];
+#pragma unroll
+      for (int a = 0; a + 1 < Ahead; ++a) ahead[a][r] = ahead[a + 1][r];
+    }
+    load_plane(base + s + Ahead, ahead[Ahead - 1]);
     // publish levels 0 .. K - 1 for the level above, next step: a ring its newest plane,
     // else the centre plane, the only one read in-plane
 #pragma unroll
     for (int t = 0; t < K; ++t)
-      published[(t * R + write_slot) * plane_cells + own] = ring ? queue[t][W - 1] : queue[t][lm];
+#pragma unroll
+      for (int r = 0; r < Rows; ++r)
+        published[(t * R + write_slot) * plane_cells + own + r * PX] = ring ? queue[t][W - 1][r] : queue[t][lm][r];
     __syncthreads();
   }
 }
@@ -338,18 +409,18 @@ namespace detail {
 template <class S, class T, class Tile, int... I>
 void launch_temporal_blocking(std::integer_sequence<int, I...>, const std::string& policy, const launch_plan& plan,
                               const params_for<S, T>& p, int steps, const edge_rules& rules, cudaStream_t stream) {
-  ((steps == I + 1 ? launch_kernel_after_previous(&kernels::temporal_blocking_pass<S, T, I + 1, Tile::tile_x, Tile::tile_y>,
+  ((steps == I + 1 ? launch_kernel_after_previous(&kernels::temporal_blocking_pass<S, T, I + 1, Tile::tile_x, Tile::tile_y, Tile::rows>,
                                    "temporal_blocking_pass", policy, shape_name<S>(), plan,
-                                   dim3(Tile::tile_x, Tile::tile_y, 1), plan.shared_bytes, stream, p, rules,
+                                   dim3(Tile::tile_x, Tile::tile_y / Tile::rows, 1), plan.shared_bytes, stream, p, rules,
                                    plan.chunk)
                    : void()),
    ...);
 }
 }  // namespace detail
 
-template <int Steps, int TileX, int TileY>
+template <int Steps, int TileX, int TileY, int Rows>
 template <class S, class T, class Tile>
-void temporal_blocking<Steps, TileX, TileY>::launch_steps(const launch_plan& plan, const params_for<S, T>& p, int steps,
+void temporal_blocking<Steps, TileX, TileY, Rows>::launch_steps(const launch_plan& plan, const params_for<S, T>& p, int steps,
                                                            const edge_rules& rules, cudaStream_t stream) {
   // one kernel per number of steps (1 .. Tile::steps): the halo, the levels and their
   // queues are compile-time, the level loop straight-line code
