@@ -43,6 +43,7 @@ struct options {
   int host_n = 256;        // cube edge of the CPU section
   bool iterate = false;   // only the iterate section
   bool fused = false;     // only the fused time-stepping section
+  std::string fused_only;  // --fused-case: only the fused cases whose shape and size contain it
   bool point_functions = false;  // only the point-function section (point_bench.cu)
   ts::bench::user_case user;  // --shape/--size/--precision: only this case
   std::string only_policy;    // --policy: only this policy (and naive, the reference)
@@ -390,6 +391,8 @@ void run_iterate_case(const options& opt, const ts::extents<Rank>& e, double cop
 template <class S, class T, class... Fused, int Rank>
 void run_fused_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, std::vector<result>& out,
                     bool& all_agree) {
+  if (!opt.fused_only.empty() && (ts::shape_name<S>() + " " + e.to_string()).find(opt.fused_only) == std::string::npos)
+    return;
   const int steps = opt.smoke ? 7 : 100;
   const stepping_case<S, T, Rank> c0(e);
   const double points = static_cast<double>(e.size());
@@ -652,6 +655,7 @@ int main(int argc, char** argv) {
     else if (a == "--quick") opt.quick = true;
     else if (a == "--iterate") opt.iterate = true;
     else if (a == "--fused") opt.fused = true;
+    else if (a == "--fused-case" && i + 1 < argc) opt.fused = true, opt.fused_only = argv[++i];
     else if (a == "--point-functions") opt.point_functions = true;
     else if ((a == "--shape" || a == "--size" || a == "--precision" || a == "--policy") && i + 1 < argc)
       user_args.emplace_back(a, argv[++i]);
@@ -664,7 +668,7 @@ int main(int argc, char** argv) {
     else if (a == "--tuning-table" && i + 1 < argc) opt.tuning_table = argv[++i];
     else if (a == "--help" || a == "-h") {
       std::puts("usage: tessera-bench [--reps N (20)] [--csv FILE] [--json FILE] [--tuning-table FILE] [--variants] [--quick] [--iterate] [--fused] [--point-functions] [--smoke]\n"
-                "                     [--no-host] [--host-only] [--host-size N (256)]\n"
+                "                     [--fused-case 'star<2,1>'] [--no-host] [--host-only] [--host-size N (256)]\n"
                 "       tessera-bench --shape star3d:2 --size 384x384x384 [--precision double] [--policy cuda:pipelined] [--fused]\n"
                 "  GPU section: every CUDA policy against cudaMemcpy device-to-device (--quick: the\n"
                 "  six target cases; --variants: pipelined tile/depth variants too).\n"
@@ -673,7 +677,8 @@ int main(int argc, char** argv) {
                 "  160^3 and 128^3: 1000 steps, also with step graphs, with launches not overlapped, with both).\n"
                 "  fused section (with --quick; --fused: it alone): 100 steps with Dirichlet faces, one sweep\n"
                 "  per step (cuda:automatic) against cuda:temporal-blocking at several steps per pass, in\n"
-                "  GCell-updates/s and as a multiple of the one-sweep floor (copy GB/s / (2 sizeof T)).\n"
+                "  GCell-updates/s and as a multiple of the one-sweep floor (copy GB/s / (2 sizeof T));\n"
+                "  --fused-case TEXT: only its cases whose shape and size contain TEXT ('star<2,1>', '256x').\n"
                 "  point-function section (--point-functions: it alone; --smoke checks it): tessera::physics\n"
                 "  acoustic_step, div_k_grad (3D) and upwind_advection (2D) on cuda:naive, cuda:streaming,\n"
                 "  cuda:vector-streaming, cuda:pipelined, cuda:shared-streaming and cuda:automatic; ideal\n"
@@ -810,8 +815,10 @@ int main(int argc, char** argv) {
                      tb::tb_4_64x32, tb::tb_4_64x32_rows2, tb::tb_4_32x64_rows8>(opt, e, copy_gbs, rs, agree);
       run_fused_case<ts::star<3, 2>, float, tb_default, tb::tb_3>(opt, e, copy_gbs, rs, agree);
       run_fused_case<ts::box<3, 1>, float, tb::tb_3_rows1, tb::tb_2, tb::tb_3, tb_default>(opt, e, copy_gbs, rs, agree);
-      run_fused_case<ts::star<2, 1>, float, tb::tb_4, tb_default, tb::tb_2d_1024>(
+      run_fused_case<ts::star<2, 1>, float, tb::tb_4, tb::tb_2d_6, tb_default, tb::tb_2d_8x64, tb::tb_2d_8x128x4>(
           opt, ts::extents<2>{8192, 8192}, copy_gbs, rs, agree);
+      run_fused_case<ts::star<2, 1>, double, tb::tb_4, tb::tb_2d_6, tb_default>(opt, ts::extents<2>{8192, 8192},
+                                                                               copy_gbs, rs, agree);
       run_fused_case<ts::star<3, 1>, float, tb::tb_3_rows1, tb::tb_2, tb_default, tb::tb_4, tb::tb_3_64x32,
                      tb::tb_4_64x32, tb::tb_4_64x32_rows2, tb::tb_4_32x64_rows8>(
           opt, ts::extents<3>{256, 256, 256}, copy_gbs, rs, agree);

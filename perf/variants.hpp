@@ -44,7 +44,10 @@ using pl2_128x4x2 = cuda::pipelined<128, 1, 4, 2>;
 using tb_2 = cuda::temporal_blocking<2>;
 using tb_3 = cuda::temporal_blocking<3>;
 using tb_4 = cuda::temporal_blocking<4>;
-using tb_2d_1024 = cuda::temporal_blocking<8, 1024>;  // 2D: a 1024-thread row
+// 2D: <steps, a warp's strip of columns (32 a lane), warps a block>; the default <8, 128, 1>
+using tb_2d_6 = cuda::temporal_blocking<6>;
+using tb_2d_8x64 = cuda::temporal_blocking<8, 64>;
+using tb_2d_8x128x4 = cuda::temporal_blocking<8, 128, 4>;
 using tb_3_rows1 = cuda::temporal_blocking<3, 32, 32, 1>;  // run 12's kernel: a column a thread
 using tb_3_64x32 = cuda::temporal_blocking<3, 64, 32>;
 using tb_4_64x32 = cuda::temporal_blocking<4, 64, 32>;
@@ -66,7 +69,9 @@ using tb_4_32x64_rows8 = cuda::temporal_blocking<4, 32, 64, 8>;
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_3, T, tessera::box<3, 1>)                            \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_3_rows1, T, tessera::box<3, 1>)                      \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_4, T, tessera::star<2, 1>)                           \
-  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_2d_1024, T, tessera::star<2, 1>)                     \
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_2d_6, T, tessera::star<2, 1>)                        \
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_2d_8x64, T, tessera::star<2, 1>)                     \
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_2d_8x128x4, T, tessera::star<2, 1>)                  \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_3_rows1, T, tessera::star<3, 1>)                     \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_3_64x32, T, tessera::star<3, 1>)                     \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_4_64x32, T, tessera::star<3, 1>)                     \

@@ -62,7 +62,7 @@ constexpr boundary_case every_case[] = {boundary_case::none, boundary_case::diri
                                         boundary_case::neumann, boundary_case::mixed};
 }
 
-TEST_CASE("fused steps: 3D 7-point, every boundary kind, 10 steps of up to 3 per pass, float and double") {
+TEST_CASE("fused steps: 3D 7-point, every boundary kind, 10 steps of up to 4 per pass, float and double") {
   TESSERA_REQUIRE_CUDA_DEVICE();
   using P = cu::temporal_blocking<>;
   for (const auto c : every_case) {
@@ -118,6 +118,14 @@ TEST_CASE("fused steps: other tiles, callbacks between passes, Neumann faces wit
     check_fused_iterate<Rows8, ts::CudaSpace, ts::star<3, 1>, float>(ts::extents<3>{17, 53, 35}, 5, c, 48);
     check_fused_iterate<Rows8, ts::CudaSpace, ts::star<3, 2>, double>(ts::extents<3>{17, 53, 35}, 5, c, 49);
     check_fused_iterate<Rows8, ts::CudaSpace, ts::box<3, 1>, double>(ts::extents<3>{17, 41, 29}, 5, c, 50);
+  }
+  using Narrow2d = tessera::test::temporal_blocking_2d_5x32x3;
+  using Wide2d = tessera::test::temporal_blocking_2d_6x64x1;
+  for (const auto c : every_case) {
+    // 2D strips of 32 and 64 columns: rows of 3 to several strips, chunks along y
+    check_fused_iterate<Narrow2d, ts::CudaSpace, ts::star<2, 1>, float>(ts::extents<2>{300, 61}, 13, c, 51);
+    check_fused_iterate<Wide2d, ts::CudaSpace, ts::star<2, 1>, double>(ts::extents<2>{45, 301}, 13, c, 52);
+    check_fused_iterate<Wide2d, ts::CudaSpace, ts::box<2, 2>, float>(ts::extents<2>{29, 97}, 7, c, 53);
   }
   // callbacks every 4 of 10 and every 3 of 9 steps: the passes stop there, the views alternate as per step
   check_fused_iterate<P, ts::CudaSpace, ts::star<3, 1>, double>(ts::extents<3>{21, 18, 35}, 10, boundary_case::mixed, 43, true, 4);

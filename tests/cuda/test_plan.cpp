@@ -408,13 +408,14 @@ TEST_CASE("strategies: automatic's candidates are the listed strategies that say
 TEST_CASE("plan: temporal_blocking fuses up to its compiled steps, the halo grows with them, 1D is refused") {
   using S = ts::star<3, 1>;
   using P = cu::temporal_blocking<>;
-  static_assert(P::tile<S>::steps == 3 && P::tile<S>::tile_x == 32 && P::tile<S>::tile_y == 32 &&
+  static_assert(P::tile<S>::steps == 4 && P::tile<S>::tile_x == 32 && P::tile<S>::tile_y == 32 &&
                 P::tile<S>::rows == 4);
   static_assert(P::tile<ts::star<2, 1>>::rows == 1);  // a 2D tile is one row
-  static_assert(P::tile<ts::star<2, 1>>::steps == 8 && P::tile<ts::star<2, 1>>::tile_x == 512);
+  static_assert(P::tile<ts::star<2, 1>>::steps == 8 && P::tile<ts::star<2, 1>>::tile_x == 128 &&
+                P::tile<ts::star<2, 1>>::strips == 1);
   static_assert(cu::has_fused_steps_v<P, S> && !cu::has_fused_steps_v<cu::streaming<>, S>);
   const ts::extents<3> e{150, 61, 53};
-  for (int k = 1; k <= 3; ++k) {
+  for (int k = 1; k <= 4; ++k) {
     CAPTURE(k);
     const auto p = P::plan_steps<S, float>(e, h100, k);
     REQUIRE(p.ok());
@@ -433,24 +434,36 @@ TEST_CASE("plan: temporal_blocking fuses up to its compiled steps, the halo grow
   // apply's plan is the one-step pass
   CHECK(cu::make_plan<S, float>(P{}, e, h100).describe() == P::plan_steps<S, float>(e, h100, 1).describe());
   // a box reads its neighbours' other planes: each level keeps reach + 2 planes
-  CHECK(P::plan_steps<ts::box<3, 1>, double>(e, h100, 3).shared_bytes == 3u * 4 * 34 * 34 * sizeof(double));
+  static_assert(P::tile<ts::box<3, 1>>::steps == 2);  // a box fuses 2 by default
+  CHECK(P::plan_steps<ts::box<3, 1>, double>(e, h100, 2).shared_bytes == 2u * 4 * 34 * 34 * sizeof(double));
   // more steps than compiled, or a halo that eats the tile, are refused with the numbers
-  const auto too_many = P::plan_steps<S, float>(e, h100, 4);
-  CHECK(contains(too_many.reason, "1 to 3 steps"));
-  CHECK(contains(too_many.reason, "temporal_blocking<4>"));
-  CHECK(cu::temporal_blocking<4>::plan_steps<S, float>(e, h100, 4).ok());
+  const auto too_many = P::plan_steps<S, float>(e, h100, 5);
+  CHECK(contains(too_many.reason, "1 to 4 steps"));
+  CHECK(contains(too_many.reason, "temporal_blocking<5>"));
+  CHECK(cu::temporal_blocking<5>::plan_steps<S, float>(e, h100, 5).ok());
   CHECK_FALSE(P::plan_steps<S, float>(e, h100, 0).ok());
   const auto eaten = cu::temporal_blocking<8, 16, 16>::plan_steps<S, float>(e, h100, 8);
   CHECK(contains(eaten.reason, "no output left"));
   CHECK(cu::temporal_blocking<8, 16, 16>::plan_steps<S, float>(e, h100, 7).out_tile[0] == 2);
-  // 2D marches along y with a row of threads
+  // 2D marches along y with warps of their own: a block of one strip of 128 columns,
+  // keeping 128 - 16 as outputs at 8 steps; cuda::temporal_blocking<8, 128, 4>: four
   const auto p2 = P::plan_steps<ts::star<2, 1>, double>(ts::extents<2>{1000, 1500}, h100, 8);
   REQUIRE(p2.ok());
-  CHECK(p2.block[0] == 512);
+  CHECK(p2.block[0] == 32);
   CHECK(p2.block[1] == 1);
-  CHECK(p2.out_tile[0] == 512 - 16);
-  CHECK(p2.grid[0] == 4);  // 1500 / 496
+  CHECK(p2.shared_bytes == 0);
+  CHECK(p2.out_tile[0] == 128 - 16);
+  CHECK(p2.grid[0] == 14);  // 1500 / 112
+  const auto p4 = cu::temporal_blocking<8, 128, 4>::plan_steps<ts::star<2, 1>, double>(ts::extents<2>{1000, 1500}, h100, 8);
+  CHECK(p4.block[1] == 4);
+  CHECK(p4.out_tile[0] == 4 * (128 - 16));
+  CHECK(p4.grid[0] == 4);  // 1500 / 448
   CHECK(p2.grid[1] * p2.chunk >= 1000);
+  CHECK(p2.chunk >= 4 * 8 * 3);  // 4x the pipeline: 8 levels of 3-row queues
+  // a strip of 32 columns fusing 8 radius-2 steps keeps none, 7 keep 4
+  CHECK(contains(cu::temporal_blocking<8, 32>::plan_steps<ts::star<2, 2>, float>(ts::extents<2>{50, 50}, h100, 8).reason,
+                 "no output left"));
+  CHECK(cu::temporal_blocking<8, 32, 1>::plan_steps<ts::star<2, 2>, float>(ts::extents<2>{50, 50}, h100, 7).out_tile[0] == 4);
   CHECK(contains(P::plan_steps<ts::star<1, 1>, float>(ts::extents<1>{100}, h100, 1).reason, "1D grid"));
 }
 

@@ -1,10 +1,12 @@
 #pragma once
 // cuda::temporal_blocking: several time steps fused in one pass over memory, the way past
 // the one-sweep copy floor (AN5D, arXiv 2001.01473; "Revisiting Temporal Blocking Stencil
-// Optimizations", EBISU). A block of TileX x (TileY / Rows) threads owns an input tile of
-// TileX x TileY columns (2D: TileX x 1), each thread Rows columns stacked along y, and
-// marches along the slowest axis (z in 3D, y in 2D). Level 0 is the loaded field; level t
-// (1..k) is computed one step behind level t - 1:
+// Optimizations", EBISU). In 3D a block of TileX x (TileY / Rows) threads owns an input
+// tile of TileX x TileY columns, each thread Rows columns stacked along y, and marches
+// along z; in 2D each warp owns a strip of TileX columns (TileX / 32 a lane) and marches
+// along y on its own, with its in-plane neighbours from warp shuffles, no shared memory and
+// no barrier (kernels/temporal_blocking_2d.cuh). Level 0 is the loaded field; level t
+// (1..k) is computed one step behind level t - 1. The 3D pass:
 //
 //   * each thread keeps its own columns' reach along the marched axis, per level, in
 //     registers (a queue of reach + 1 planes), so the centre and the marched-axis
@@ -31,6 +33,9 @@
 // Bytes: a pass of k steps reads the tile with its halo once and writes the inner part
 // once, ~(1 / f + 1) * sizeof(T) per output and pass (f the inner fraction), instead of
 // 2 * k * sizeof(T) for k sweeps.
+#include <algorithm>
+#include <atomic>
+#include <type_traits>
 #include <utility>
 
 #include "tessera/cuda/edge_rules.hpp"
@@ -39,13 +44,14 @@
 namespace tessera::cuda {
 
 /// temporal_blocking's compiled configuration.
-template <int Steps, int TileX, int TileY, int Rows = 1>
+template <int Steps, int TileX, int TileY, int Rows = 1, int Strips = 1>
 struct temporal_blocking_tile {
   static_assert(TileY % Rows == 0, "temporal_blocking: the tile's rows must split evenly over its threads");
   static constexpr int steps = Steps;    ///< the most time steps one pass fuses
-  static constexpr int tile_x = TileX;   ///< threads = input columns along x, halo included
+  static constexpr int tile_x = TileX;   ///< input columns along x, halo included (3D: threads; 2D: a warp's)
   static constexpr int tile_y = TileY;   ///< input rows along y, halo included (3D; 1 in 2D)
   static constexpr int rows = Rows;      ///< rows along y each thread computes (3D; 1 in 2D)
+  static constexpr int strips = Strips;  ///< 2D: warps a block, each its own strip of tile_x columns
 };
 
 namespace detail {
@@ -79,15 +85,17 @@ struct published_geometry {
   static constexpr int plane = row * rows;
 };
 
-/// The default number of steps per pass (measured on an H100): 3D radius 1: 3 (run 20, 4
-/// rows a thread: fp32 512^3 1.31x the one-sweep floor at 3, 1.29x at 4, 1.14x at 2; fp64
-/// 1.40x at 3, 1.47x at 4, 1.59x at 2 -- the fusion table picks 2 there), radius 2: 2,
-/// beyond: 1 (a 32 x 32 tile keeps about half its columns as outputs); 2D 512: 8 steps of
-/// radius 1 (run 12: 1.79x; 4 steps: 1.49x) down to 2 of radius 4.
+/// The default number of steps per pass (measured on an H100, perf/RESULTS.md run 21): 3D
+/// stars of radius 1: 4 (fp32 512^3 1.50-1.55x the one-sweep floor at 4, 1.43-1.46x at 3,
+/// 1.20x at 2; 256^3 1.19x at 4, 1.08x at 3; fp64 1.61x at 4 and at 2 -- the fusion table
+/// says which a case runs), boxes of radius 1 and radius 2: 2 (box 0.77x at 2, 0.71x at 3),
+/// beyond: 1 (a 32 x 32 tile keeps about half its columns as outputs); 2D strips of 128
+/// columns: 8 steps of radius 1 (3.6-3.7x; 6 steps 3.1x, 4 steps 2.4x) down to 2 of
+/// radius 4.
 template <class S>
 constexpr int default_fused_steps() {
   constexpr int r = shape_traits<S>::radius;
-  if constexpr (S::rank == 3) return r == 1 ? 3 : r == 2 ? 2 : 1;
+  if constexpr (S::rank == 3) return r == 1 ? (reads_other_planes<S>() ? 2 : 4) : r == 2 ? 2 : 1;
   else return r == 1 ? 8 : r == 2 ? 4 : 2;
 }
 
@@ -100,13 +108,19 @@ constexpr int default_fused_rows() {
   return 4;
 }
 
+/// Warps a block of the 2D pass by default (each its own strip: they share nothing): one,
+/// so that registers alone bound the warps an SM holds (perf/RESULTS.md run 21: 8 steps of
+/// 128 columns 3.71x the one-sweep floor with one warp a block, 3.64x with four).
+inline constexpr int default_strips = 1;
+
 }  // namespace detail
 
-/// Temporal blocking: Steps time steps per pass (0: the shape's default, 3 for 3D radius
-/// 1, 8 for 2D radius 1), a TileX x TileY tile of input columns (0: 32 x 32 in 3D, 512 x 1
-/// in 2D) marching along the slowest axis, Rows of them along y a thread (0: the default;
-/// 3D only, dividing TileY). `apply` runs one step per pass; `iterate` fuses up to Steps
-/// (sweep_steps.hpp). Ranks 2 and 3, every shape.
+/// Temporal blocking: Steps time steps per pass (0: the shape's default, 4 for 3D stars of
+/// radius 1, 8 for 2D radius 1). 3D: a TileX x TileY tile of input columns (0: 32 x 32) marching
+/// along z, Rows of them along y a thread (0: 4; dividing TileY). 2D: a warp's strip of
+/// TileX columns marching along y (0: 128, a multiple of 32 up to 256: TileX / 32 columns a
+/// lane, at least the shape's x reach), TileY strips (warps) a block (0: 1). `apply` runs one step
+/// per pass; `iterate` fuses up to Steps (sweep_steps.hpp). Ranks 2 and 3, every shape.
 template <int Steps = 0, int TileX = 0, int TileY = 0, int Rows = 0>
 struct temporal_blocking : device_policy {
   static std::string name() { return "cuda:temporal-blocking"; }
@@ -117,9 +131,10 @@ struct temporal_blocking : device_policy {
 
   template <class S>
   using tile = temporal_blocking_tile<detail::or_default(Steps, detail::default_fused_steps<S>()),
-                                      detail::or_default(TileX, S::rank == 3 ? 32 : 512),
+                                      detail::or_default(TileX, S::rank == 3 ? 32 : 128),
                                       S::rank == 3 ? detail::or_default(TileY, 32) : 1,
-                                      S::rank == 3 ? detail::or_default(Rows, detail::default_fused_rows<S>()) : 1>;
+                                      S::rank == 3 ? detail::or_default(Rows, detail::default_fused_rows<S>()) : 1,
+                                      S::rank == 3 ? 1 : detail::or_default(TileY, detail::default_strips)>;
 
   template <class S>
   static constexpr bool has_kernel = S::rank >= 2;
@@ -154,17 +169,25 @@ struct temporal_blocking : device_policy {
                    std::to_string(steps) + "-step halo and has no output left; fuse fewer steps or use a wider tile";
         return p;
       }
-      p.block[0] = t::tile_x, p.block[1] = t::tile_y / t::rows, p.block[2] = 1;
-      p.shared_bytes = static_cast<std::size_t>(steps) * detail::published_planes<S>() *
-                       detail::published_geometry<S, t::tile_x, t::tile_y>::plane * sizeof(T);
+      if constexpr (S::rank == 3) {
+        p.block[0] = t::tile_x, p.block[1] = t::tile_y / t::rows, p.block[2] = 1;
+        p.shared_bytes = static_cast<std::size_t>(steps) * detail::published_planes<S>() *
+                         detail::published_geometry<S, t::tile_x, t::tile_y>::plane * sizeof(T);
+      } else {
+        // 2D: warps of 32 lanes, each warp its own strip of tile_x columns, no shared memory
+        p.block[0] = 32, p.block[1] = t::strips, p.block[2] = 1;
+      }
       // The chunk along the marched axis: long, because a block re-reads and recomputes
       // steps * (reach + 1) planes at its start; shortened while the grid would leave SMs
       // idle (two waves of the blocks the SMs hold at once), never below 4x that overhead.
-      const long long tiles = detail::ceil_div(detail::virtual_extent(e, 2), out_x) *
-                              (S::rank == 3 ? detail::ceil_div(detail::virtual_extent(e, 1), out_y) : 1);
+      const int strips_per_block = t::strips;
+      const long long tiles =
+          detail::ceil_div(detail::ceil_div(detail::virtual_extent(e, 2), out_x), strips_per_block) *
+          (S::rank == 3 ? detail::ceil_div(detail::virtual_extent(e, 1), out_y) : 1);
       const long long n_march = detail::virtual_extent(e, march);
       const int pipeline = steps * (vr::width(march) + 1);
-      const int per_sm_threads = std::max(1, 2048 / p.threads());
+      // 2D: the warp pass holds ~140-170 registers a lane (fp32, 6-8 steps): ~12 warps an SM
+      const int per_sm_threads = std::max(1, (S::rank == 3 ? 2048 : 512) / p.threads());
       const int per_sm_shared = static_cast<int>(
           std::max<std::size_t>(1, (228 * 1024) / std::max<std::size_t>(1, p.shared_bytes + 1024)));
       const int blocks_per_sm = std::min(per_sm_threads, per_sm_shared);
@@ -174,7 +197,7 @@ struct temporal_blocking : device_policy {
         chunk /= 2;
       chunk = std::min(chunk, std::max<long long>(1, n_march));
       p.chunk = static_cast<int>(chunk);
-      p.out_tile[0] = out_x;
+      p.out_tile[0] = out_x * strips_per_block;
       p.out_tile[1] = S::rank == 3 ? out_y : p.chunk;
       p.out_tile[2] = S::rank == 3 ? p.chunk : 1;
       detail::cover(p, e);
@@ -206,6 +229,7 @@ struct temporal_blocking : device_policy {
 
 #if defined(__CUDACC__)
 #include "tessera/cuda/kernels/marching.cuh"
+#include "tessera/cuda/kernels/temporal_blocking_2d.cuh"
 
 namespace tessera::cuda {
 namespace kernels {
@@ -254,7 +278,10 @@ __global__ void __launch_bounds__(TileX * TileY / Rows)
   const T* __restrict__ col[Rows];
   // outputs are never mapped: row r is row 0's column plus r rows
   T* __restrict__ const out_col = p.out + (mg::has_y ? gy0 * p.out_stride[1] : 0) + gx * p.out_stride[2];
-  bool computes[Rows], stores[Rows];
+  // bit r: row r computes; one mask, not Rows bools (the compiler packs bools in bytes and
+  // unpacks one at each use)
+  unsigned computes = 0;
+  bool stores[Rows];
 #pragma unroll
   for (int r = 0; r < Rows; ++r) {
     const int ty = ty0 + r;
@@ -263,7 +290,7 @@ __global__ void __launch_bounds__(TileX * TileY / Rows)
     const index_t my =
         mg::has_y ? map_coordinate(gy, p.n[1], rules.ghost[1], rules.face[1][0], rules.face[1][1], fixed_y) : 0;
     col[r] = p.in + (mg::has_y ? my * p.in_stride[1] : 0) + mx * p.in_stride[2];
-    computes[r] = inner_x && !fixed_y && ty >= ly && ty + hy < TileY;
+    computes |= inner_x && !fixed_y && ty >= ly && ty + hy < TileY ? 1u << r : 0u;
     stores[r] = stores_x && ty >= K * ly && ty < K * ly + out_y && (!mg::has_y || gy < p.n[1]);
   }
   const index_t ms = p.in_stride[march];
@@ -324,8 +351,14 @@ __global__ void __launch_bounds__(TileX * TileY / Rows)
 #pragma unroll(ring ? 1 : 2 * W)
   for (int s = 0; s < steps_total; ++s) {
     T top[Rows];  // level K's plane this step
-    int top_plane = -1;
-    const bool at_edge = s < inner_begin || s >= inner_end;
+    // bit t: level t's plane lies beyond a fixed face, asked only in a chunk's edge steps
+    // and in one branch a step (a branch a level would split the step into blocks the
+    // compiler cannot interleave)
+    unsigned fixed_levels = 0;
+    if (s < inner_begin || s >= inner_end) {
+#pragma unroll
+      for (int t = 1; t <= K; ++t) fixed_levels |= fixed_plane(base + s - t * (hm + 1)) ? 1u << t : 0u;
+    }
     const int read_buffer = (s + 1) & 1;  // a star: the centre planes published last step
     // a ring: plane (plane + dm) was published at step s - 1 - hm + dm, in slot
     // (ring_base + lm + dm) mod R
@@ -338,8 +371,7 @@ __global__ void __launch_bounds__(TileX * TileY / Rows)
       // only where some thread's rows can all lie there (t is compile-time here)
       if (mg::has_y && ((t * ly >= Rows && ty0 + Rows - 1 < t * ly) || (t * hy >= Rows && ty0 >= TileY - t * hy)))
         continue;
-      const int plane = base + s - t * (hm + 1);
-      const bool keep_plane = at_edge && fixed_plane(plane);
+      const unsigned live = (fixed_levels >> t) & 1u ? 0u : computes;  // bit r: row r computes
       const T* below = published + (t - 1) * R * plane_cells + own;
       T v[Rows];
 #pragma unroll
@@ -360,13 +392,12 @@ __global__ void __launch_bounds__(TileX * TileY / Rows)
             v[r] += p.template term<Kp>(below[slot * plane_cells + (r + dy) * PX + dx]);
           }
         });
-        if (!computes[r] || keep_plane) v[r] = queue[t - 1][lm][r];  // the level below, unchanged
+        if (!((live >> r) & 1u)) v[r] = queue[t - 1][lm][r];  // the level below, unchanged
       }
       if (t == K) {
         // stored at the end of the step: a branch here would split the step's code
 #pragma unroll
         for (int r = 0; r < Rows; ++r) top[r] = v[r];
-        top_plane = plane;
       } else {
 #pragma unroll
         for (int r = 0; r < Rows; ++r) {
@@ -376,6 +407,7 @@ __global__ void __launch_bounds__(TileX * TileY / Rows)
         }
       }
     }
+    const int top_plane = base + s - K * (hm + 1);
     if (top_plane >= m0 && top_plane < m_end) {
 #pragma unroll
       for (int r = 0; r < Rows; ++r)
@@ -405,16 +437,63 @@ __global__ void __launch_bounds__(TileX * TileY / Rows)
 }  // namespace kernels
 
 namespace detail {
+/// The 2D pass's chunk, longer where the plan's would run in several waves of blocks while
+/// one wave could hold the whole grid: each warp re-reads and recomputes steps * (reach +
+/// 1) rows at its chunk's start, so the fewer chunks the better, as long as every SM stays
+/// busy. How many blocks an SM holds depends on the kernel's registers, known only here
+/// (cudaOccupancyMaxActiveBlocksPerMultiprocessor, cached per device). 5-point fp32
+/// 8192^2, 8 steps on an H100: 12 one-warp blocks an SM, 74 strips: 21 chunks of 391 rows
+/// in one wave, instead of 64 of 128 in three (perf/RESULTS.md run 21: 3.7x -> 4.2x the
+/// one-sweep floor). Not for the 3D pass: there one wave measured faster at 256^3 (1.25x ->
+/// 1.34x) but slower where it left SMs with fewer blocks than others (27-point box 512^3
+/// 0.76x -> 0.68x, fp64 384^3 1.58x -> 1.44x), and its chunks are short only on small grids.
+template <auto Kernel>
+launch_plan one_wave_chunk(const launch_plan& plan, int pipeline, long long n_march) {
+  static std::atomic<int> resident_per_sm[64];  // this kernel's blocks an SM holds, per device (0: not asked yet)
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return plan;
+  int per_sm = resident_per_sm[dev].load(std::memory_order_relaxed);
+  if (per_sm == 0) {
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, plan.threads(), plan.shared_bytes) != cudaSuccess ||
+        per_sm < 1)
+      return plan;
+    resident_per_sm[dev].store(per_sm, std::memory_order_relaxed);
+  }
+  const long long resident = static_cast<long long>(per_sm) * current_device_limits().multiprocessors;
+  const long long chunks_per_strip = resident / std::max<long long>(1, plan.grid[0]);
+  if (chunks_per_strip < 1) return plan;  // the strips alone fill the GPU
+  const long long chunk =
+      std::min(n_march, std::max<long long>(ceil_div(n_march, chunks_per_strip), 4LL * pipeline));
+  if (chunk <= plan.chunk) return plan;
+  launch_plan q = plan;
+  q.chunk = static_cast<int>(chunk);
+  q.out_tile[1] = q.chunk;
+  q.grid[1] = ceil_div(n_march, chunk);
+  return q;
+}
+
 /// Launches the kernel of `steps` steps (one of 1 .. sizeof...(I)).
 template <class S, class T, class Tile, int... I>
 void launch_temporal_blocking(std::integer_sequence<int, I...>, const std::string& policy, const launch_plan& plan,
                               const params_for<S, T>& p, int steps, const edge_rules& rules, cudaStream_t stream) {
-  ((steps == I + 1 ? launch_kernel_after_previous(&kernels::temporal_blocking_pass<S, T, I + 1, Tile::tile_x, Tile::tile_y, Tile::rows>,
-                                   "temporal_blocking_pass", policy, shape_name<S>(), plan,
-                                   dim3(Tile::tile_x, Tile::tile_y / Tile::rows, 1), plan.shared_bytes, stream, p, rules,
-                                   plan.chunk)
-                   : void()),
-   ...);
+  if constexpr (S::rank == 3) {
+    ((steps == I + 1 ? launch_kernel_after_previous(
+                           &kernels::temporal_blocking_pass<S, T, I + 1, Tile::tile_x, Tile::tile_y, Tile::rows>,
+                           "temporal_blocking_pass", policy, shape_name<S>(), plan,
+                           dim3(Tile::tile_x, Tile::tile_y / Tile::rows, 1), plan.shared_bytes, stream, p, rules,
+                           plan.chunk)
+                     : void()),
+     ...);
+  } else {
+    auto launch = [&](auto k_steps) {
+      constexpr int k = decltype(k_steps)::value;
+      constexpr auto kernel = &kernels::temporal_blocking_warp_pass<S, T, k, Tile::tile_x, Tile::strips>;
+      const launch_plan q = one_wave_chunk<kernel>(plan, k * (virtual_reach<S>::width(1) + 1), p.n[1]);
+      launch_kernel_after_previous(kernel, "temporal_blocking_warp_pass", policy, shape_name<S>(), q,
+                                   dim3(32, Tile::strips, 1), 0, stream, p, rules, q.chunk);
+    };
+    ((steps == I + 1 ? launch(std::integral_constant<int, I + 1>{}) : void()), ...);
+  }
 }
 }  // namespace detail
 

@@ -1,0 +1,205 @@
+#pragma once
+// temporal_blocking's 2D pass: each warp fuses K steps over its own strip of columns,
+// with no shared memory and no barrier. nvcc only.
+//
+// A warp owns TileX input columns along x (halo included), C = TileX / 32 of them a lane,
+// side by side, and marches along y. Every level's values sit in registers: a lane keeps,
+// per level below K, the reach along y of its C columns (a queue of W rows), so
+//   * the centre, the y-neighbours and the x-neighbours among the lane's own columns are
+//     registers;
+//   * the x-neighbours in the lanes beside it come by one warp shuffle a row, reach and
+//     side (a 5-point star with C = 4: two shuffles for four cells);
+//   * a warp never waits for another: the 3D kernel's per-step barrier, its shared-memory
+//     stores and loads are gone.
+// The strip loses one reach of columns a level on each side (lane 0's left neighbour and
+// lane 31's right one are the lanes' own values: their results are the halo, never
+// stored), so level K is stored for the inner TileX - K * (reach_x lo + hi) columns.
+// Boundary conditions are read through the edge rules, as in the 3D pass.
+//
+// Measured and not kept (perf/RESULTS.md run 21, 5-point fp32 8192^2, 8 steps: this kernel
+// 3.7x the one-sweep floor): each level's row handed up to the next within the same step
+// with partial sums (W - 1 rows a level instead of W: 138 registers instead of 166, a
+// shorter pipeline) 3.1x -- the levels become one dependency chain a step; the step loop as
+// W compile-time phases with the queues' slots rotated (no register moves) 3.5x.
+#include "tessera/cuda/edge_rules.hpp"
+#include "tessera/cuda/kernels/marching.cuh"
+
+namespace tessera::cuda::kernels {
+
+namespace detail_2d {
+/// Whether a level needs a neighbouring lane's column: the shape has a point at
+/// (dm, dx) with dx reaching `d` columns past the lane's C (left: dx <= -d, right: dx >= d).
+template <class S, int C>
+constexpr bool needs_lane(int j_dm, int side, int d) {
+  using vs = detail::vshape<S>;
+  for (int k = 0; k < vs::size; ++k) {
+    const int dm = vs::off(k, 1), dx = vs::off(k, 2);
+    if (dm != j_dm) continue;
+    for (int c = 0; c < C; ++c) {
+      const int x = c + dx;
+      if (side == 0 && x < 0 && -x == d) return true;
+      if (side == 1 && x >= C && x - C + 1 == d) return true;
+    }
+  }
+  return false;
+}
+}  // namespace detail_2d
+
+/// One pass of K fused steps of 2D shape S over a chunk of `chunk` rows; Warps warps a
+/// block, each its own strip of TileX columns (TileX / 32 a lane).
+template <class S, class T, int K, int TileX, int Warps>
+__global__ void __launch_bounds__(32 * Warps)
+    temporal_blocking_warp_pass(const params_for<S, T> p, const edge_rules rules, const int chunk) {
+  detail::begin_after_previous_grid();  // first: the sweep before may still run
+  static_assert(S::rank == 2, "the warp pass is the 2D one");
+  static_assert(TileX % 32 == 0 && TileX / 32 <= 8,
+                "temporal_blocking in 2D: TileX is a warp's columns, 32 to 256 in steps of 32");
+  using vs = detail::vshape<S>;
+  constexpr int C = TileX / 32;
+  constexpr int lm = -vs::lo(1), hm = vs::hi(1), W = lm + hm + 1;  // queue: W rows
+  constexpr int lx = -vs::lo(2), hx = vs::hi(2);
+  static_assert(lx <= C && hx <= C, "temporal_blocking in 2D: a lane's columns must cover the x reach");
+  constexpr int out_x = TileX - K * (lx + hx);
+  constexpr int Ahead = W;  // level-0 rows loaded ahead of their step
+  constexpr unsigned all = 0xffffffffu;
+
+  const int lane = threadIdx.x;
+  const index_t strip = static_cast<index_t>(blockIdx.x) * Warps + threadIdx.y;
+  const index_t gx0 = strip * out_x - K * lx + lane * C;  // the lane's first column
+  if (strip * out_x >= p.n[2]) return;  // a strip beyond the grid (the block's last warps)
+  const int m0 = static_cast<int>(blockIdx.y) * chunk;
+  const int nm = static_cast<int>(p.n[1]);
+  const int m_end = min(m0 + chunk, nm);
+
+  // bit c: column c computes (else it lies beyond a fixed face and keeps its value); one
+  // mask, not C bools: the compiler packs bools in bytes and unpacks one per use
+  const T* __restrict__ col[C];
+  unsigned computes = 0;
+  bool stores[C];
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    const index_t gx = gx0 + c;
+    bool fixed_x = false;
+    const index_t mx = map_coordinate(gx, p.n[2], rules.ghost[2], rules.face[2][0], rules.face[2][1], fixed_x);
+    col[c] = p.in + mx * p.in_stride[2];
+    computes |= fixed_x ? 0u : 1u << c;
+    const int x_in_strip = lane * C + c;
+    stores[c] = x_in_strip >= K * lx && x_in_strip < K * lx + out_x && gx < p.n[2];
+  }
+  T* __restrict__ const out_col = p.out + gx0 * p.out_stride[2];
+  const index_t ms = p.in_stride[1];
+
+  // queue[t][j][c]: level t at row (its newest) - (W - 1) + j of column c.
+  T queue[K][W][C];
+#pragma unroll
+  for (int t = 0; t < K; ++t)
+#pragma unroll
+    for (int j = 0; j < W; ++j)
+#pragma unroll
+      for (int c = 0; c < C; ++c) queue[t][j][c] = T(0);
+
+  // Level t computes row base + s - t * (hm + 1) at step s (as in the 3D pass).
+  const int base = m0 - K * lm;
+  const int steps_total = m_end - m0 + K * W;
+  const int load_end = m_end + K * hm;
+  auto fixed_row = [&](int row) {
+    bool fixed = false;
+    if (static_cast<unsigned>(row) >= static_cast<unsigned>(nm))
+      map_coordinate(row, nm, rules.ghost[1], rules.face[1][0], rules.face[1][1], fixed);
+    return fixed;
+  };
+  auto load_row = [&](int row, T (&into)[C]) {
+    if (row >= load_end) {
+#pragma unroll
+      for (int c = 0; c < C; ++c) into[c] = T(0);
+      return;
+    }
+    bool unused = false;
+    const index_t mm = static_cast<unsigned>(row) < static_cast<unsigned>(nm)
+                           ? index_t(row)
+                           : map_coordinate(row, nm, rules.ghost[1], rules.face[1][0], rules.face[1][1], unused);
+    const index_t offset = mm * ms;
+#pragma unroll
+    for (int c = 0; c < C; ++c) into[c] = __ldg(col[c] + offset);
+  };
+  T ahead[Ahead][C];
+#pragma unroll
+  for (int a = 0; a < Ahead; ++a) load_row(base + a, ahead[a]);
+
+  const int inner_begin = K * (hm + 1) - base, inner_end = nm + hm + 1 - base;
+
+#pragma unroll W
+  for (int s = 0; s < steps_total; ++s) {
+    T top[C];
+    // bit t: level t's row lies beyond a fixed face (asked only in a chunk's edge steps, in
+    // one branch a step: a branch a level would split the step into blocks the compiler
+    // cannot interleave)
+    unsigned fixed_levels = 0;
+    if (s < inner_begin || s >= inner_end) {
+#pragma unroll
+      for (int t = 1; t <= K; ++t) fixed_levels |= fixed_row(base + s - t * (hm + 1)) ? 1u << t : 0u;
+    }
+#pragma unroll
+    for (int t = K; t >= 1; --t) {
+      const unsigned live = (fixed_levels >> t) & 1u ? 0u : computes;  // bit c: column c computes
+      const auto& below = queue[t - 1];
+      // the lanes beside: left[j][d - 1] is column -d of queue row j, right[j][d - 1]
+      // column C - 1 + d (only those the shape reads)
+      T left[W][lx > 0 ? lx : 1], right[W][hx > 0 ? hx : 1];
+      tessera::detail::static_for<W>([&](auto jj) {
+        constexpr int j = decltype(jj)::value;
+        tessera::detail::static_for<lx>([&](auto dd) {
+          constexpr int d = decltype(dd)::value + 1;
+          if constexpr (detail_2d::needs_lane<S, C>(j - lm, 0, d))
+            left[j][d - 1] = __shfl_up_sync(all, below[j][C - d], 1);
+        });
+        tessera::detail::static_for<hx>([&](auto dd) {
+          constexpr int d = decltype(dd)::value + 1;
+          if constexpr (detail_2d::needs_lane<S, C>(j - lm, 1, d))
+            right[j][d - 1] = __shfl_down_sync(all, below[j][d - 1], 1);
+        });
+      });
+      T v[C];
+#pragma unroll
+      for (int c = 0; c < C; ++c) {
+        v[c] = T(0);
+        tessera::detail::static_for<vs::size>([&](auto kk) {
+          constexpr int Kp = decltype(kk)::value;
+          constexpr int j = lm + vs::off(Kp, 1), dx = vs::off(Kp, 2);
+          const int x = c + dx;
+          v[c] += p.template term<Kp>(x < 0 ? left[j][-x - 1] : x >= C ? right[j][x - C] : below[j][x]);
+        });
+        if (!((live >> c) & 1u)) v[c] = below[lm][c];  // fixed: the level below, unchanged
+      }
+      if (t == K) {
+#pragma unroll
+        for (int c = 0; c < C; ++c) top[c] = v[c];
+      } else {
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+#pragma unroll
+          for (int j = 0; j + 1 < W; ++j) queue[t][j][c] = queue[t][j + 1][c];
+          queue[t][W - 1][c] = v[c];
+        }
+      }
+    }
+    const int top_row = base + s - K * (hm + 1);
+    if (top_row >= m0 && top_row < m_end) {
+      T* const out_row = out_col + index_t(top_row) * p.out_stride[1];
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+        if (stores[c]) out_row[c * p.out_stride[2]] = top[c];
+    }
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+#pragma unroll
+      for (int j = 0; j + 1 < W; ++j) queue[0][j][c] = queue[0][j + 1][c];
+      queue[0][W - 1][c] = ahead[0][c];
+#pragma unroll
+      for (int a = 0; a + 1 < Ahead; ++a) ahead[a][c] = ahead[a + 1][c];
+    }
+    load_row(base + s + Ahead, ahead[Ahead - 1]);
+  }
+}
+
+}  // namespace tessera::cuda::kernels
