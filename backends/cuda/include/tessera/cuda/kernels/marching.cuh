@@ -1,7 +1,8 @@
 #pragma once
 // The geometry of kernels that march along the slowest axis (z in 3D, y in 2D): the
-// shape's offsets relative to the marched axis, and where one thread of a marching
-// block (coarsened, register_tiled) sits. nvcc only.
+// shape's offsets relative to the marched axis, where one thread of a marching block
+// (coarsened, register_tiled) sits, and the register queue of planes a thread moves on
+// each step (temporal_blocking's passes). nvcc only.
 #include "tessera/cuda/kernels/common.cuh"
 
 namespace tessera::cuda::kernels {
@@ -55,6 +56,19 @@ __device__ column locate_column(const Params& p) {
   c.computes = c.tx + vs::lo(2) >= 0 && c.tx + vs::lo(2) < out_x && gx < p.n[2] &&
                (!mg::has_y || (c.ty + vs::lo(1) >= 0 && c.ty + vs::lo(1) < out_y && gy < p.n[1]));
   return c;
+}
+
+/// A queue of W rows of N values (a level's reach along the marched axis, N columns a
+/// thread) moved on by one row: row j takes row j + 1, row W - 1 takes `newest`. In a loop
+/// unrolled by W the moves become register renaming.
+template <class T, int W, int N>
+__device__ __forceinline__ void push_row(T (&queue)[W][N], const T (&newest)[N]) {
+#pragma unroll
+  for (int c = 0; c < N; ++c) {
+#pragma unroll
+    for (int j = 0; j + 1 < W; ++j) queue[j][c] = queue[j + 1][c];
+    queue[W - 1][c] = newest[c];
+  }
 }
 
 }  // namespace tessera::cuda::kernels

@@ -175,12 +175,7 @@ __global__ void __launch_bounds__(32 * Warps)
 #pragma unroll
         for (int c = 0; c < C; ++c) top[c] = v[c];
       } else {
-#pragma unroll
-        for (int c = 0; c < C; ++c) {
-#pragma unroll
-          for (int j = 0; j + 1 < W; ++j) queue[t][j][c] = queue[t][j + 1][c];
-          queue[t][W - 1][c] = v[c];
-        }
+        push_row(queue[t], v);
       }
     }
     const int top_row = base + s - K * (hm + 1);
@@ -190,14 +185,11 @@ __global__ void __launch_bounds__(32 * Warps)
       for (int c = 0; c < C; ++c)
         if (stores[c]) out_row[c * p.out_stride[2]] = top[c];
     }
+    push_row(queue[0], ahead[0]);
 #pragma unroll
-    for (int c = 0; c < C; ++c) {
+    for (int a = 0; a + 1 < Ahead; ++a)
 #pragma unroll
-      for (int j = 0; j + 1 < W; ++j) queue[0][j][c] = queue[0][j + 1][c];
-      queue[0][W - 1][c] = ahead[0][c];
-#pragma unroll
-      for (int a = 0; a + 1 < Ahead; ++a) ahead[a][c] = ahead[a + 1][c];
-    }
+      for (int c = 0; c < C; ++c) ahead[a][c] = ahead[a + 1][c];
     load_row(base + s + Ahead, ahead[Ahead - 1]);
   }
 }

@@ -76,14 +76,22 @@ constexpr int published_planes() {
   return reads_other_planes<S>() ? virtual_reach<S>::width(3 - S::rank) + 2 : 2;
 }
 
-/// A published plane in shared memory: the tile with a border of the shape's in-plane
-/// reach, so the rim's threads read inside it (values they discard) without a branch.
+/// A published plane in shared memory (the 3D pass): the tile with a border of the shape's
+/// in-plane reach, so the rim's threads read inside it (values they discard) without a branch.
 template <class S, int TileX, int TileY>
 struct published_geometry {
+  static_assert(S::rank == 3, "temporal_blocking publishes planes in 3D only");
   static constexpr int row = TileX + virtual_reach<S>::width(2);
-  static constexpr int rows = S::rank == 3 ? TileY + virtual_reach<S>::width(1) : 1;
+  static constexpr int rows = TileY + virtual_reach<S>::width(1);
   static constexpr int plane = row * rows;
 };
+
+/// Planes a block of a pass of `steps` steps re-reads and recomputes at its chunk's start
+/// before its first output: each level lags the one below by the marched reach + 1.
+template <class S>
+constexpr int fused_pipeline(int steps) {
+  return steps * (virtual_reach<S>::width(3 - S::rank) + 1);
+}
 
 /// The default number of steps per pass (measured on an H100, perf/RESULTS.md run 21): 3D
 /// stars of radius 1: 4 (fp32 512^3 1.50-1.55x the one-sweep floor at 4, 1.43-1.46x at 3,
@@ -185,7 +193,7 @@ struct temporal_blocking : device_policy {
           detail::ceil_div(detail::ceil_div(detail::virtual_extent(e, 2), out_x), strips_per_block) *
           (S::rank == 3 ? detail::ceil_div(detail::virtual_extent(e, 1), out_y) : 1);
       const long long n_march = detail::virtual_extent(e, march);
-      const int pipeline = steps * (vr::width(march) + 1);
+      const int pipeline = detail::fused_pipeline<S>(steps);
       // 2D: the warp pass holds ~140-170 registers a lane (fp32, 6-8 steps): ~12 warps an SM
       const int per_sm_threads = std::max(1, (S::rank == 3 ? 2048 : 512) / p.threads());
       const int per_sm_shared = static_cast<int>(
@@ -234,9 +242,9 @@ struct temporal_blocking : device_policy {
 namespace tessera::cuda {
 namespace kernels {
 
-/// One pass of K fused steps of shape S over a chunk of `chunk` outputs along the
-/// marched axis; TileX x (TileY / Rows) threads, Rows input columns each (stacked along
-/// y). Every level advances every step with straight-line code: the tile's rim reads a
+/// One pass of K fused steps of 3D shape S over a chunk of `chunk` outputs along z;
+/// TileX x (TileY / Rows) threads, Rows input columns each (stacked along y). (2D:
+/// temporal_blocking_warp_pass, kernels/temporal_blocking_2d.cuh.) Every level advances every step with straight-line code: the tile's rim reads a
 /// padded border of the published planes and keeps its own value, fixed cells keep theirs
 /// (a select, not a branch).
 template <class S, class T, int K, int TileX, int TileY, int Rows>
@@ -246,25 +254,25 @@ __global__ void __launch_bounds__(TileX * TileY / Rows)
   using vs = detail::vshape<S>;
   using mg = marching<S>;
   using geo = detail::published_geometry<S, TileX, TileY>;
-  static_assert(mg::has_y || Rows == 1, "temporal_blocking: a 2D tile has one row");
+  static_assert(S::rank == 3, "the 3D pass; a 2D grid runs temporal_blocking_warp_pass");
   constexpr int march = mg::march;
   constexpr int lm = -vs::lo(march), hm = vs::hi(march), W = lm + hm + 1;  // queue: W planes
   constexpr int lx = -vs::lo(2), hx = vs::hi(2);
-  constexpr int ly = mg::has_y ? -vs::lo(1) : 0, hy = mg::has_y ? vs::hi(1) : 0;
+  constexpr int ly = -vs::lo(1), hy = vs::hi(1);
   constexpr bool ring = detail::reads_other_planes<S>();
   constexpr int R = detail::published_planes<S>();
   constexpr int PX = geo::row, plane_cells = geo::plane;  // a published plane, border included
-  constexpr int out_x = TileX - K * (lx + hx), out_y = mg::has_y ? TileY - K * (ly + hy) : 1;
+  constexpr int out_x = TileX - K * (lx + hx), out_y = TileY - K * (ly + hy);
   constexpr int Ahead = W;  // level-0 planes loaded ahead of their step (>= 3 for every reach)
 
   extern __shared__ __align__(16) unsigned char temporal_blocking_shared[];
   T* const published = reinterpret_cast<T*>(temporal_blocking_shared);  // [level][R][PY][PX]
 
-  const int tx = threadIdx.x, ty0 = mg::has_y ? threadIdx.y * Rows : 0;  // row r: ty0 + r
+  const int tx = threadIdx.x, ty0 = threadIdx.y * Rows;  // row r: ty0 + r
   const index_t gx = static_cast<index_t>(blockIdx.x) * out_x - K * lx + tx;
-  const index_t gy0 = mg::has_y ? static_cast<index_t>(blockIdx.y) * out_y - K * ly + ty0 : 0;
+  const index_t gy0 = static_cast<index_t>(blockIdx.y) * out_y - K * ly + ty0;
   // plane numbers along the marched axis are 32-bit (the plan refuses longer axes)
-  const int m0 = static_cast<int>(mg::has_y ? blockIdx.z : blockIdx.y) * chunk;
+  const int m0 = static_cast<int>(blockIdx.z) * chunk;
   const int nm = static_cast<int>(p.n[march]);
   const int m_end = min(m0 + chunk, nm);
 
@@ -277,7 +285,7 @@ __global__ void __launch_bounds__(TileX * TileY / Rows)
   const bool stores_x = tx >= K * lx && tx < K * lx + out_x && gx < p.n[2];
   const T* __restrict__ col[Rows];
   // outputs are never mapped: row r is row 0's column plus r rows
-  T* __restrict__ const out_col = p.out + (mg::has_y ? gy0 * p.out_stride[1] : 0) + gx * p.out_stride[2];
+  T* __restrict__ const out_col = p.out + gy0 * p.out_stride[1] + gx * p.out_stride[2];
   // bit r: row r computes; one mask, not Rows bools (the compiler packs bools in bytes and
   // unpacks one at each use)
   unsigned computes = 0;
@@ -287,11 +295,10 @@ __global__ void __launch_bounds__(TileX * TileY / Rows)
     const int ty = ty0 + r;
     const index_t gy = gy0 + r;
     bool fixed_y = false;
-    const index_t my =
-        mg::has_y ? map_coordinate(gy, p.n[1], rules.ghost[1], rules.face[1][0], rules.face[1][1], fixed_y) : 0;
-    col[r] = p.in + (mg::has_y ? my * p.in_stride[1] : 0) + mx * p.in_stride[2];
+    const index_t my = map_coordinate(gy, p.n[1], rules.ghost[1], rules.face[1][0], rules.face[1][1], fixed_y);
+    col[r] = p.in + my * p.in_stride[1] + mx * p.in_stride[2];
     computes |= inner_x && !fixed_y && ty >= ly && ty + hy < TileY ? 1u << r : 0u;
-    stores[r] = stores_x && ty >= K * ly && ty < K * ly + out_y && (!mg::has_y || gy < p.n[1]);
+    stores[r] = stores_x && ty >= K * ly && ty < K * ly + out_y && gy < p.n[1];
   }
   const index_t ms = p.in_stride[march];
 
@@ -369,7 +376,7 @@ __global__ void __launch_bounds__(TileX * TileY / Rows)
       // rows whose level-t value no stored output needs (within t reaches of the tile's
       // top and bottom) skip the level: a warp-uniform branch where a warp is a row, tested
       // only where some thread's rows can all lie there (t is compile-time here)
-      if (mg::has_y && ((t * ly >= Rows && ty0 + Rows - 1 < t * ly) || (t * hy >= Rows && ty0 >= TileY - t * hy)))
+      if ((t * ly >= Rows && ty0 + Rows - 1 < t * ly) || (t * hy >= Rows && ty0 >= TileY - t * hy))
         continue;
       const unsigned live = (fixed_levels >> t) & 1u ? 0u : computes;  // bit r: row r computes
       const T* below = published + (t - 1) * R * plane_cells + own;
@@ -399,29 +406,21 @@ __global__ void __launch_bounds__(TileX * TileY / Rows)
 #pragma unroll
         for (int r = 0; r < Rows; ++r) top[r] = v[r];
       } else {
-#pragma unroll
-        for (int r = 0; r < Rows; ++r) {
-#pragma unroll
-          for (int j = 0; j + 1 < W; ++j) queue[t][j][r] = queue[t][j + 1][r];
-          queue[t][W - 1][r] = v[r];
-        }
+        push_row(queue[t], v);
       }
     }
     const int top_plane = base + s - K * (hm + 1);
     if (top_plane >= m0 && top_plane < m_end) {
 #pragma unroll
       for (int r = 0; r < Rows; ++r)
-        if (stores[r]) out_col[(index_t(top_plane) * p.out_stride[march]) + (mg::has_y ? r * p.out_stride[1] : 0)] = top[r];
+        if (stores[r]) out_col[index_t(top_plane) * p.out_stride[march] + r * p.out_stride[1]] = top[r];
     }
     // level 0: the loaded field, through the edge rules
+    push_row(queue[0], ahead[0]);
 #pragma unroll
-    for (int r = 0; r < Rows; ++r) {
+    for (int a = 0; a + 1 < Ahead; ++a)
 #pragma unroll
-      for (int j = 0; j + 1 < W; ++j) queue[0][j][r] = queue[0][j + 1][r];
-      queue[0][W - 1][r] = ahead[0][r];
-#pragma unroll
-      for (int a = 0; a + 1 < Ahead; ++a) ahead[a][r] = ahead[a + 1][r];
-    }
+      for (int r = 0; r < Rows; ++r) ahead[a][r] = ahead[a + 1][r];
     load_plane(base + s + Ahead, ahead[Ahead - 1]);
     // publish levels 0 .. K - 1 for the level above, next step: a ring its newest plane,
     // else the centre plane, the only one read in-plane
@@ -488,7 +487,7 @@ void launch_temporal_blocking(std::integer_sequence<int, I...>, const std::strin
     auto launch = [&](auto k_steps) {
       constexpr int k = decltype(k_steps)::value;
       constexpr auto kernel = &kernels::temporal_blocking_warp_pass<S, T, k, Tile::tile_x, Tile::strips>;
-      const launch_plan q = one_wave_chunk<kernel>(plan, k * (virtual_reach<S>::width(1) + 1), p.n[1]);
+      const launch_plan q = one_wave_chunk<kernel>(plan, fused_pipeline<S>(k), p.n[1]);
       launch_kernel_after_previous(kernel, "temporal_blocking_warp_pass", policy, shape_name<S>(), q,
                                    dim3(32, Tile::strips, 1), 0, stream, p, rules, q.chunk);
     };
