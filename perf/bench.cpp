@@ -809,19 +809,27 @@ int main(int argc, char** argv) {
       run_fused_case<ts::star<2, 1>, double, tb_default>(opt, ts::extents<2>{37, 600}, copy_gbs, rs, agree);
     } else if (opt.quick || opt.fused) {
       const ts::extents<3> e{512, 512, 512};
-      run_fused_case<ts::star<3, 1>, float, tb::tb_3_rows1, tb::tb_2, tb_default, tb::tb_4, tb::tb_3_64x32,
+      run_fused_case<ts::star<3, 1>, float, tb::tb_3_rows1, tb::tb_2, tb::tb_3, tb_default, tb::tb_3_64x32,
                      tb::tb_4_64x32, tb::tb_4_64x32_rows2, tb::tb_4_32x64_rows8>(opt, e, copy_gbs, rs, agree);
-      run_fused_case<ts::star<3, 1>, double, tb::tb_3_rows1, tb::tb_2, tb_default, tb::tb_4, tb::tb_3_64x32,
+      run_fused_case<ts::star<3, 1>, double, tb::tb_3_rows1, tb::tb_2, tb::tb_3, tb_default, tb::tb_3_64x32,
                      tb::tb_4_64x32, tb::tb_4_64x32_rows2, tb::tb_4_32x64_rows8>(opt, e, copy_gbs, rs, agree);
       run_fused_case<ts::star<3, 2>, float, tb_default, tb::tb_3>(opt, e, copy_gbs, rs, agree);
-      run_fused_case<ts::box<3, 1>, float, tb::tb_3_rows1, tb::tb_2, tb::tb_3, tb_default>(opt, e, copy_gbs, rs, agree);
+      run_fused_case<ts::box<3, 1>, float, tb::tb_3_rows1, tb_default, tb::tb_3>(opt, e, copy_gbs, rs, agree);
       run_fused_case<ts::star<2, 1>, float, tb::tb_4, tb::tb_2d_6, tb_default, tb::tb_2d_8x64, tb::tb_2d_8x128x4>(
           opt, ts::extents<2>{8192, 8192}, copy_gbs, rs, agree);
       run_fused_case<ts::star<2, 1>, double, tb::tb_4, tb::tb_2d_6, tb_default>(opt, ts::extents<2>{8192, 8192},
                                                                                copy_gbs, rs, agree);
-      run_fused_case<ts::star<3, 1>, float, tb::tb_3_rows1, tb::tb_2, tb_default, tb::tb_4, tb::tb_3_64x32,
+      run_fused_case<ts::star<3, 1>, float, tb::tb_3_rows1, tb::tb_2, tb::tb_3, tb_default, tb::tb_3_64x32,
                      tb::tb_4_64x32, tb::tb_4_64x32_rows2, tb::tb_4_32x64_rows8>(
           opt, ts::extents<3>{256, 256, 256}, copy_gbs, rs, agree);
+      if (!opt.fused_only.empty() &&
+          std::none_of(rs.begin(), rs.end(), [](const result& r) { return r.policy.rfind("fused:", 0) == 0; })) {
+        std::fprintf(stderr,
+                     "tessera-bench: --fused-case '%s' matches none of the fused cases (their shape and size, e.g. "
+                     "'star<2,1> 8192x8192', 'box<3,1>', '256x')\n",
+                     opt.fused_only.c_str());
+        return 2;
+      }
     }
     auto cubes = [&](auto t) {
       using T = decltype(t);
