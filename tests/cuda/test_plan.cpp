@@ -467,6 +467,48 @@ TEST_CASE("plan: temporal_blocking fuses up to its compiled steps, the halo grow
   CHECK(contains(P::plan_steps<ts::star<1, 1>, float>(ts::extents<1>{100}, h100, 1).reason, "1D grid"));
 }
 
+TEST_CASE("plan: a fused pass's chunk grows to fill one wave of blocks, in 3D only where that pays") {
+  using P = cu::temporal_blocking<>;
+  // 2D (unguarded): 5-point fp32 8192^2, 8 steps, 12 one-warp blocks an SM: 74 strips of
+  // 112 outputs, 21 chunks of 391 rows fill 1554 of the 1584 places
+  const auto p2 = P::plan_steps<ts::star<2, 1>, float>(ts::extents<2>{8192, 8192}, h100, 8);
+  REQUIRE(p2.ok());
+  REQUIRE(p2.grid[0] == 74);
+  const auto q2 = cu::detail::one_wave_chunk(p2, 24, 8192, 1, false, 12, 132);
+  CHECK(q2.chunk == 391);
+  CHECK(q2.out_tile[1] == 391);
+  CHECK(q2.grid[1] == 21);
+  CHECK(q2.grid[0] == p2.grid[0]);
+  // a GPU the strips alone fill keeps the plan
+  CHECK(cu::detail::one_wave_chunk(p2, 24, 8192, 1, false, 12, 6).chunk == p2.chunk);
+  // 3D fp32 256^3, 4 steps (pipeline 12 planes), 2 blocks an SM: 121 tiles of 24 x 24, the
+  // plan's 4 chunks of 64 become 2 of 128 (242 of 264 places)
+  const auto p3 = P::plan_steps<ts::star<3, 1>, float>(ts::extents<3>{256, 256, 256}, h100, 4);
+  REQUIRE(p3.ok());
+  REQUIRE(p3.grid[0] * p3.grid[1] == 121);
+  REQUIRE(p3.chunk == 64);
+  const auto q3 = cu::detail::one_wave_chunk(p3, 12, 256, 2, true, 2, 132);
+  CHECK(q3.chunk == 128);
+  CHECK(q3.out_tile[2] == 128);
+  CHECK(q3.grid[2] == 2);
+  CHECK(q3.grid[0] == p3.grid[0]);
+  CHECK(q3.grid[1] == p3.grid[1]);
+  // guarded: a pipeline under 15% of the chunk (27-point box 512^3, 2 steps: 6 planes of
+  // 64) keeps the plan, and so does one wave that fills under 90% of the places (fp64
+  // 384^3, 2 steps: 196 tiles, one chunk each, for 264 places); unguarded, both grow
+  const auto pb = P::plan_steps<ts::box<3, 1>, float>(ts::extents<3>{512, 512, 512}, h100, 2);
+  REQUIRE(pb.ok());
+  REQUIRE(pb.chunk == 64);
+  CHECK(cu::detail::one_wave_chunk(pb, 6, 512, 2, true, 6, 132).describe() == pb.describe());
+  CHECK(cu::detail::one_wave_chunk(pb, 6, 512, 2, false, 6, 132).chunk == 256);  // 361 tiles, 792 places
+  const auto pd = P::plan_steps<ts::star<3, 1>, double>(ts::extents<3>{384, 384, 384}, h100, 2);
+  REQUIRE(pd.ok());
+  REQUIRE(pd.grid[0] * pd.grid[1] == 196);
+  REQUIRE(100 * 6 >= 15 * pd.chunk);  // the pipeline guard alone would let it grow
+  CHECK(cu::detail::one_wave_chunk(pd, 6, 384, 2, true, 2, 132).describe() == pd.describe());
+  CHECK(cu::detail::one_wave_chunk(pd, 6, 384, 2, false, 2, 132).chunk == 384);
+}
+
 TEST_CASE("edge rules: within the ghost layer the map reads what fill_ghosts writes, beyond it the rules repeat") {
   using cu::edge_rule;
   const ts::index_t n = 5, g = 2;

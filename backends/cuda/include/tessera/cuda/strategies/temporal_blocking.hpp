@@ -47,6 +47,8 @@ namespace tessera::cuda {
 template <int Steps, int TileX, int TileY, int Rows = 1, int Strips = 1>
 struct temporal_blocking_tile {
   static_assert(TileY % Rows == 0, "temporal_blocking: the tile's rows must split evenly over its threads");
+  static_assert(Steps * Rows <= 64, "temporal_blocking: steps x rows a thread must not exceed 64 (the 3D pass keeps "
+                                    "one bit a level and row in a 64-bit mask)");
   static constexpr int steps = Steps;    ///< the most time steps one pass fuses
   static constexpr int tile_x = TileX;   ///< input columns along x, halo included (3D: threads; 2D: a warp's)
   static constexpr int tile_y = TileY;   ///< input rows along y, halo included (3D; 1 in 2D)
@@ -93,13 +95,12 @@ constexpr int fused_pipeline(int steps) {
   return steps * (virtual_reach<S>::width(3 - S::rank) + 1);
 }
 
-/// The default number of steps per pass (measured on an H100, perf/RESULTS.md run 21): 3D
-/// stars of radius 1: 4 (fp32 512^3 1.50-1.55x the one-sweep floor at 4, 1.43-1.46x at 3,
-/// 1.20x at 2; 256^3 1.19x at 4, 1.08x at 3; fp64 1.61x at 4 and at 2 -- the fusion table
-/// says which a case runs), boxes of radius 1 and radius 2: 2 (box 0.77x at 2, 0.71x at 3),
-/// beyond: 1 (a 32 x 32 tile keeps about half its columns as outputs); 2D strips of 128
-/// columns: 8 steps of radius 1 (3.6-3.7x; 6 steps 3.1x, 4 steps 2.4x) down to 2 of
-/// radius 4.
+/// The default number of steps per pass (measured on an H100, perf/RESULTS.md run 22): 3D
+/// stars of radius 1: 4 (fp32 512^3 1.74x the one-sweep floor at 4, 1.61x at 3, 1.33x at 2;
+/// 256^3 1.48x at 4, 1.25x at 3; fp64 1.73x at 4, 1.69x at 2 -- the fusion table says which
+/// a case runs), boxes of radius 1 and radius 2: 2 (box 0.76x at 2, 0.74x at 3), beyond: 1 (a
+/// 32 x 32 tile keeps about half its columns as outputs); 2D strips of 128 columns: 8 steps
+/// of radius 1 (4.2x; 6 steps 3.5x, 4 steps 2.9x, run 22) down to 2 of radius 4.
 template <class S>
 constexpr int default_fused_steps() {
   constexpr int r = shape_traits<S>::radius;
@@ -120,6 +121,42 @@ constexpr int default_fused_rows() {
 /// so that registers alone bound the warps an SM holds (perf/RESULTS.md run 21: 8 steps of
 /// 128 columns 3.71x the one-sweep floor with one warp a block, 3.64x with four).
 inline constexpr int default_strips = 1;
+
+/// A pass's chunk, longer where the plan's would run in several waves of blocks while one
+/// wave could hold the whole grid: each block re-reads and recomputes steps * (reach + 1)
+/// planes at its chunk's start, so the fewer chunks the better, as long as every SM stays
+/// busy. `blocks_per_sm`: how many of the pass's blocks an SM holds (its registers decide,
+/// so the launch asks the driver: the overload below). `march`: the grid axis that counts
+/// chunks (1 in 2D, 2 in 3D); the tiles of a plane are the grid's other axes.
+///
+/// 2D (unguarded): 5-point fp32 8192^2, 8 steps on an H100: 12 one-warp blocks an SM, 74
+/// strips: 21 chunks of 391 rows in one wave, instead of 64 of 128 in three
+/// (perf/RESULTS.md run 21: 3.7x -> 4.2x the one-sweep floor).
+/// 3D (`guarded`): one wave measured faster at fp32 256^3 (1.25x -> 1.34x, run 21) but
+/// slower where the pipeline was already a small part of the chunk (27-point box 512^3, 6
+/// planes of 128: 0.76x -> 0.68x) or the one wave left SMs with fewer blocks than others
+/// (fp64 384^3, 196 blocks for 264 places: 1.58x -> 1.44x). Guarded, it applies only where
+/// the pipeline is >= 15% of the plan's chunk and the wave fills >= 90% of the places:
+/// fp32 256^3 (121 tiles, 2 blocks an SM: 2 chunks of 128, 242 of 264 places) 1.26x ->
+/// 1.32x, the box and fp64 384^3 unchanged (perf/RESULTS.md run 22).
+inline launch_plan one_wave_chunk(const launch_plan& plan, int pipeline, long long n_march, int march, bool guarded,
+                                  int blocks_per_sm, int multiprocessors) {
+  if (guarded && 100LL * pipeline < 15LL * plan.chunk) return plan;
+  const long long resident = static_cast<long long>(std::max(blocks_per_sm, 0)) * std::max(multiprocessors, 0);
+  long long tiles = 1;  // blocks along the axes that are not marched
+  for (int a = 0; a < 3; ++a) tiles *= a == march ? 1 : std::max<long long>(1, plan.grid[a]);
+  const long long chunks_per_tile = resident / tiles;
+  if (chunks_per_tile < 1) return plan;  // the tiles alone fill the GPU
+  const long long chunk = std::min(n_march, std::max<long long>(ceil_div(n_march, chunks_per_tile), 4LL * pipeline));
+  if (chunk <= plan.chunk) return plan;
+  const long long chunks = ceil_div(n_march, chunk);
+  if (guarded && 10 * tiles * chunks < 9 * resident) return plan;
+  launch_plan q = plan;
+  q.chunk = static_cast<int>(chunk);
+  q.out_tile[march] = q.chunk;
+  q.grid[march] = chunks;
+  return q;
+}
 
 }  // namespace detail
 
@@ -246,9 +283,12 @@ namespace kernels {
 /// TileX x (TileY / Rows) threads, Rows input columns each (stacked along y). (2D:
 /// temporal_blocking_warp_pass, kernels/temporal_blocking_2d.cuh.) Every level advances every step with straight-line code: the tile's rim reads a
 /// padded border of the published planes and keeps its own value, fixed cells keep theirs
-/// (a select, not a branch).
+/// (a select, not a branch). The launch bounds name one block an SM: ptxas, not knowing the
+/// shared memory that caps blocks an SM, otherwise trims registers to fit more blocks and
+/// spills inside the loop (27-point box, 2 steps: 64 registers and spills, 0.59x the
+/// one-sweep floor, against 95 registers and 0.76x).
 template <class S, class T, int K, int TileX, int TileY, int Rows>
-__global__ void __launch_bounds__(TileX * TileY / Rows)
+__global__ void __launch_bounds__(TileX * TileY / Rows, 1)
     temporal_blocking_pass(const params_for<S, T> p, const edge_rules rules, const int chunk) {
   detail::begin_after_previous_grid();  // first: the sweep before may still run
   using vs = detail::vshape<S>;
@@ -283,24 +323,32 @@ __global__ void __launch_bounds__(TileX * TileY / Rows)
   const index_t mx = map_coordinate(gx, p.n[2], rules.ghost[2], rules.face[2][0], rules.face[2][1], fixed_x);
   const bool inner_x = !fixed_x && tx >= lx && tx + hx < TileX;
   const bool stores_x = tx >= K * lx && tx < K * lx + out_x && gx < p.n[2];
-  const T* __restrict__ col[Rows];
-  // outputs are never mapped: row r is row 0's column plus r rows
-  T* __restrict__ const out_col = p.out + gy0 * p.out_stride[1] + gx * p.out_stride[2];
+  // Addresses are byte pointers moved on by byte offsets: one 64-bit add a row, where
+  // T* + index costs a multiply-add and a shift a row and plane.
+  const char* col[Rows];
   // bit r: row r computes; one mask, not Rows bools (the compiler packs bools in bytes and
   // unpacks one at each use)
-  unsigned computes = 0;
-  bool stores[Rows];
+  unsigned computes = 0, stores = 0;
 #pragma unroll
   for (int r = 0; r < Rows; ++r) {
     const int ty = ty0 + r;
     const index_t gy = gy0 + r;
     bool fixed_y = false;
     const index_t my = map_coordinate(gy, p.n[1], rules.ghost[1], rules.face[1][0], rules.face[1][1], fixed_y);
-    col[r] = p.in + my * p.in_stride[1] + mx * p.in_stride[2];
+    col[r] = reinterpret_cast<const char*>(p.in + my * p.in_stride[1] + mx * p.in_stride[2]);
     computes |= inner_x && !fixed_y && ty >= ly && ty + hy < TileY ? 1u << r : 0u;
-    stores[r] = stores_x && ty >= K * ly && ty < K * ly + out_y && gy < p.n[1];
+    stores |= stores_x && ty >= K * ly && ty < K * ly + out_y && gy < p.n[1] ? 1u << r : 0u;
   }
-  const index_t ms = p.in_stride[march];
+  const index_t ms_bytes = p.in_stride[march] * index_t(sizeof(T));
+  // Bit (t - 1) * Rows + r: level t of row r computes this step. Outside a chunk's edge
+  // steps it is the same every step (computes, once a level); the edge steps clear the
+  // levels whose plane lies beyond a fixed face. One mask for all levels, so that a level
+  // costs one bit-to-predicate move, not a test, a select and a move.
+  using level_mask = std::conditional_t<(K * Rows <= 32), unsigned, unsigned long long>;
+  constexpr level_mask row_bits = (level_mask(1) << Rows) - 1;
+  level_mask computes_all = 0;
+#pragma unroll
+  for (int t = 1; t <= K; ++t) computes_all |= level_mask(computes) << ((t - 1) * Rows);
 
   for (int i = threadIdx.y * TileX + tx; i < K * R * plane_cells; i += TileX * (TileY / Rows)) published[i] = T(0);
   const int own = (ty0 + ly) * PX + tx + lx;  // row 0's cell; row r: own + r * PX
@@ -329,42 +377,52 @@ __global__ void __launch_bounds__(TileX * TileY / Rows)
   // The level-0 loads run Ahead steps before their use: every warp of the block meets at
   // each step's barrier, so a load consumed in the next step would expose the whole
   // DRAM latency once per step.
-  auto load_plane = [&](int plane, T (&into)[Rows]) {
+  // load_offset: the byte offset of plane `plane` when it lies inside, moved on by one
+  // plane a step by the caller (an add, where a product a plane costs a multiply-add a row)
+  auto load_plane = [&](int plane, index_t load_offset, T (&into)[Rows]) {
     if (plane >= load_end) {  // beyond what level K needs
 #pragma unroll
       for (int r = 0; r < Rows; ++r) into[r] = T(0);
       return;
     }
-    bool unused = false;
-    const index_t mm = static_cast<unsigned>(plane) < static_cast<unsigned>(nm)
-                           ? index_t(plane)
-                           : map_coordinate(plane, nm, rules.ghost[march], rules.face[march][0], rules.face[march][1],
-                                            unused);
-    const index_t offset = mm * ms;  // one 64-bit product a plane, not one a row
+    if (static_cast<unsigned>(plane) >= static_cast<unsigned>(nm)) {
+      bool unused = false;
+      load_offset =
+          map_coordinate(plane, nm, rules.ghost[march], rules.face[march][0], rules.face[march][1], unused) * ms_bytes;
+    }
 #pragma unroll
-    for (int r = 0; r < Rows; ++r) into[r] = __ldg(col[r] + offset);
+    for (int r = 0; r < Rows; ++r) into[r] = __ldg(reinterpret_cast<const T*>(col[r] + load_offset));
   };
   T ahead[Ahead][Rows];
+  index_t load_offset = index_t(base) * ms_bytes;
 #pragma unroll
-  for (int a = 0; a < Ahead; ++a) load_plane(base + a, ahead[a]);
+  for (int a = 0; a < Ahead; ++a, load_offset += ms_bytes) load_plane(base + a, load_offset, ahead[a]);
   __syncthreads();
 
   // Planes outside [0, nm) occur only in a chunk's first and last steps: the other steps
   // skip asking which planes are fixed (one uniform test a step).
   const int inner_begin = K * (hm + 1) - base, inner_end = nm + hm + 1 - base;  // steps whose planes all lie inside
+  // level K's plane at step s, and where its rows go: a byte pointer moved on a plane a
+  // step, the rows a byte stride apart
+  int top_plane = base - K * (hm + 1);
+  const index_t out_ms_bytes = p.out_stride[march] * index_t(sizeof(T));
+  const index_t out_row_bytes = p.out_stride[1] * index_t(sizeof(T));
+  char* out_plane =
+      reinterpret_cast<char*>(p.out + gy0 * p.out_stride[1] + gx * p.out_stride[2]) + index_t(top_plane) * out_ms_bytes;
 
   // A star's loop unrolled by 2W: the queues, the loads ahead (W of them) and the double
   // buffer all come round, so their moves become register renaming (no instructions).
 #pragma unroll(ring ? 1 : 2 * W)
   for (int s = 0; s < steps_total; ++s) {
     T top[Rows];  // level K's plane this step
-    // bit t: level t's plane lies beyond a fixed face, asked only in a chunk's edge steps
-    // and in one branch a step (a branch a level would split the step into blocks the
-    // compiler cannot interleave)
-    unsigned fixed_levels = 0;
+    // levels whose plane lies beyond a fixed face keep the level below: asked only in a
+    // chunk's edge steps and in one branch a step (a branch a level would split the step
+    // into blocks the compiler cannot interleave)
+    level_mask live = computes_all;
     if (s < inner_begin || s >= inner_end) {
 #pragma unroll
-      for (int t = 1; t <= K; ++t) fixed_levels |= fixed_plane(base + s - t * (hm + 1)) ? 1u << t : 0u;
+      for (int t = 1; t <= K; ++t)
+        if (fixed_plane(base + s - t * (hm + 1))) live &= ~(row_bits << ((t - 1) * Rows));
     }
     const int read_buffer = (s + 1) & 1;  // a star: the centre planes published last step
     // a ring: plane (plane + dm) was published at step s - 1 - hm + dm, in slot
@@ -378,7 +436,6 @@ __global__ void __launch_bounds__(TileX * TileY / Rows)
       // only where some thread's rows can all lie there (t is compile-time here)
       if ((t * ly >= Rows && ty0 + Rows - 1 < t * ly) || (t * hy >= Rows && ty0 >= TileY - t * hy))
         continue;
-      const unsigned live = (fixed_levels >> t) & 1u ? 0u : computes;  // bit r: row r computes
       const T* below = published + (t - 1) * R * plane_cells + own;
       T v[Rows];
 #pragma unroll
@@ -399,7 +456,8 @@ __global__ void __launch_bounds__(TileX * TileY / Rows)
             v[r] += p.template term<Kp>(below[slot * plane_cells + (r + dy) * PX + dx]);
           }
         });
-        if (!((live >> r) & 1u)) v[r] = queue[t - 1][lm][r];  // the level below, unchanged
+        // the level below, unchanged
+        if (!((live >> ((t - 1) * Rows + r)) & 1u)) v[r] = queue[t - 1][lm][r];
       }
       if (t == K) {
         // stored at the end of the step: a branch here would split the step's code
@@ -409,19 +467,22 @@ __global__ void __launch_bounds__(TileX * TileY / Rows)
         push_row(queue[t], v);
       }
     }
-    const int top_plane = base + s - K * (hm + 1);
     if (top_plane >= m0 && top_plane < m_end) {
+      char* row = out_plane;
 #pragma unroll
-      for (int r = 0; r < Rows; ++r)
-        if (stores[r]) out_col[index_t(top_plane) * p.out_stride[march] + r * p.out_stride[1]] = top[r];
+      for (int r = 0; r < Rows; ++r, row += out_row_bytes)
+        if ((stores >> r) & 1u) *reinterpret_cast<T*>(row) = top[r];
     }
+    ++top_plane;
+    out_plane += out_ms_bytes;
     // level 0: the loaded field, through the edge rules
     push_row(queue[0], ahead[0]);
 #pragma unroll
     for (int a = 0; a + 1 < Ahead; ++a)
 #pragma unroll
       for (int r = 0; r < Rows; ++r) ahead[a][r] = ahead[a + 1][r];
-    load_plane(base + s + Ahead, ahead[Ahead - 1]);
+    load_plane(base + s + Ahead, load_offset, ahead[Ahead - 1]);
+    load_offset += ms_bytes;
     // publish levels 0 .. K - 1 for the level above, next step: a ring its newest plane,
     // else the centre plane, the only one read in-plane
 #pragma unroll
@@ -436,18 +497,11 @@ __global__ void __launch_bounds__(TileX * TileY / Rows)
 }  // namespace kernels
 
 namespace detail {
-/// The 2D pass's chunk, longer where the plan's would run in several waves of blocks while
-/// one wave could hold the whole grid: each warp re-reads and recomputes steps * (reach +
-/// 1) rows at its chunk's start, so the fewer chunks the better, as long as every SM stays
-/// busy. How many blocks an SM holds depends on the kernel's registers, known only here
-/// (cudaOccupancyMaxActiveBlocksPerMultiprocessor, cached per device). 5-point fp32
-/// 8192^2, 8 steps on an H100: 12 one-warp blocks an SM, 74 strips: 21 chunks of 391 rows
-/// in one wave, instead of 64 of 128 in three (perf/RESULTS.md run 21: 3.7x -> 4.2x the
-/// one-sweep floor). Not for the 3D pass: there one wave measured faster at 256^3 (1.25x ->
-/// 1.34x) but slower where it left SMs with fewer blocks than others (27-point box 512^3
-/// 0.76x -> 0.68x, fp64 384^3 1.58x -> 1.44x), and its chunks are short only on small grids.
+/// one_wave_chunk with the blocks an SM holds of `Kernel` (its registers decide):
+/// cudaOccupancyMaxActiveBlocksPerMultiprocessor, cached per kernel and device.
 template <auto Kernel>
-launch_plan one_wave_chunk(const launch_plan& plan, int pipeline, long long n_march) {
+launch_plan one_wave_chunk(const launch_plan& plan, int pipeline, long long n_march, int march, bool guarded) {
+  if (guarded && 100LL * pipeline < 15LL * plan.chunk) return plan;  // before asking the driver
   static std::atomic<int> resident_per_sm[64];  // this kernel's blocks an SM holds, per device (0: not asked yet)
   int dev = 0;
   if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return plan;
@@ -458,17 +512,7 @@ launch_plan one_wave_chunk(const launch_plan& plan, int pipeline, long long n_ma
       return plan;
     resident_per_sm[dev].store(per_sm, std::memory_order_relaxed);
   }
-  const long long resident = static_cast<long long>(per_sm) * current_device_limits().multiprocessors;
-  const long long chunks_per_strip = resident / std::max<long long>(1, plan.grid[0]);
-  if (chunks_per_strip < 1) return plan;  // the strips alone fill the GPU
-  const long long chunk =
-      std::min(n_march, std::max<long long>(ceil_div(n_march, chunks_per_strip), 4LL * pipeline));
-  if (chunk <= plan.chunk) return plan;
-  launch_plan q = plan;
-  q.chunk = static_cast<int>(chunk);
-  q.out_tile[1] = q.chunk;
-  q.grid[1] = ceil_div(n_march, chunk);
-  return q;
+  return one_wave_chunk(plan, pipeline, n_march, march, guarded, per_sm, current_device_limits().multiprocessors);
 }
 
 /// Launches the kernel of `steps` steps (one of 1 .. sizeof...(I)).
@@ -476,18 +520,20 @@ template <class S, class T, class Tile, int... I>
 void launch_temporal_blocking(std::integer_sequence<int, I...>, const std::string& policy, const launch_plan& plan,
                               const params_for<S, T>& p, int steps, const edge_rules& rules, cudaStream_t stream) {
   if constexpr (S::rank == 3) {
-    ((steps == I + 1 ? launch_kernel_after_previous(
-                           &kernels::temporal_blocking_pass<S, T, I + 1, Tile::tile_x, Tile::tile_y, Tile::rows>,
-                           "temporal_blocking_pass", policy, shape_name<S>(), plan,
-                           dim3(Tile::tile_x, Tile::tile_y / Tile::rows, 1), plan.shared_bytes, stream, p, rules,
-                           plan.chunk)
-                     : void()),
-     ...);
+    auto launch = [&](auto k_steps) {
+      constexpr int k = decltype(k_steps)::value;
+      constexpr auto kernel = &kernels::temporal_blocking_pass<S, T, k, Tile::tile_x, Tile::tile_y, Tile::rows>;
+      const launch_plan q = one_wave_chunk<kernel>(plan, fused_pipeline<S>(k), p.n[0], 2, true);
+      launch_kernel_after_previous(kernel, "temporal_blocking_pass", policy, shape_name<S>(), q,
+                                   dim3(Tile::tile_x, Tile::tile_y / Tile::rows, 1), q.shared_bytes, stream, p, rules,
+                                   q.chunk);
+    };
+    ((steps == I + 1 ? launch(std::integral_constant<int, I + 1>{}) : void()), ...);
   } else {
     auto launch = [&](auto k_steps) {
       constexpr int k = decltype(k_steps)::value;
       constexpr auto kernel = &kernels::temporal_blocking_warp_pass<S, T, k, Tile::tile_x, Tile::strips>;
-      const launch_plan q = one_wave_chunk<kernel>(plan, fused_pipeline<S>(k), p.n[1]);
+      const launch_plan q = one_wave_chunk<kernel>(plan, fused_pipeline<S>(k), p.n[1], 1, false);
       launch_kernel_after_previous(kernel, "temporal_blocking_warp_pass", policy, shape_name<S>(), q,
                                    dim3(32, Tile::strips, 1), 0, stream, p, rules, q.chunk);
     };
