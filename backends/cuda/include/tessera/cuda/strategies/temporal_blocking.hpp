@@ -403,7 +403,10 @@ __global__ void __launch_bounds__(TileX * TileY / Rows, 1)
   // skip asking which planes are fixed (one uniform test a step).
   const int inner_begin = K * (hm + 1) - base, inner_end = nm + hm + 1 - base;  // steps whose planes all lie inside
   // level K's plane at step s, and where its rows go: a byte pointer moved on a plane a
-  // step, the rows a byte stride apart
+  // step, the rows a byte stride apart. It points outside the output for the halo's
+  // columns and the pipeline's first planes, where nothing is stored; a byte offset from
+  // p.out or an integer address instead measured 2-6 more registers (fp64 at 2 steps: 130
+  // or 134 instead of 128, one block an SM instead of two)
   int top_plane = base - K * (hm + 1);
   const index_t out_ms_bytes = p.out_stride[march] * index_t(sizeof(T));
   const index_t out_row_bytes = p.out_stride[1] * index_t(sizeof(T));
