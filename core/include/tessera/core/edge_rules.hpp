@@ -70,6 +70,19 @@ TESSERA_HD inline index_t map_coordinate(index_t i, index_t n, index_t g, edge_r
   }
 }
 
+/// map_coordinate on virtual axis `axis` (0 = z, 1 = y, 2 = x) under `rules`.
+TESSERA_HD inline index_t map_coordinate(index_t i, index_t n, const edge_rules& rules, int axis, bool& fixed) {
+  return map_coordinate(i, n, rules.ghost[axis], rules.face[axis][0], rules.face[axis][1], fixed);
+}
+
+/// Whether cell i of virtual axis `axis` (n interior cells) lies beyond a fixed face under
+/// `rules`: a fused pass keeps such cells as they are.
+TESSERA_HD inline bool beyond_fixed_face(index_t i, index_t n, const edge_rules& rules, int axis) {
+  bool fixed = false;
+  map_coordinate(i, n, rules, axis, fixed);
+  return fixed;
+}
+
 /// The rules for a view of rank Rank with ghost width g under boundary conditions bc
 /// (none: every face fixed, as a plain sweep reads its ghosts).
 template <int Rank>

@@ -4,6 +4,7 @@
 #include "tessera/core/edge_rules.hpp"
 
 namespace tessera::cuda {
+using tessera::beyond_fixed_face;
 using tessera::edge_rule;
 using tessera::edge_rules;
 using tessera::make_edge_rules;

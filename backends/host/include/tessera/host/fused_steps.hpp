@@ -108,19 +108,15 @@ class fused_block {
     return ring_.data() + (static_cast<std::size_t>(t) * W + s) * plane_ + (y - (y0_ - halo_)) * pitch_ + r;
   }
 
-  bool fixed_plane(index_t q) const {
-    bool fixed = false;
-    map_z(q, fixed);
-    return fixed;
-  }
+  bool fixed_plane(index_t q) const { return beyond_fixed_face(q, nz_, rules_, vz); }
   index_t map_z(index_t q, bool& fixed) const {
-    return map_coordinate(q, nz_, rules_.ghost[vz], rules_.face[vz][0], rules_.face[vz][1], fixed);
+    return map_coordinate(q, nz_, rules_, vz, fixed);
   }
   index_t map_y(index_t y, bool& fixed) const {
-    return Rank == 3 ? map_coordinate(y, ny_, rules_.ghost[1], rules_.face[1][0], rules_.face[1][1], fixed) : 0;
+    return Rank == 3 ? map_coordinate(y, ny_, rules_, 1, fixed) : 0;
   }
   index_t map_x(index_t x, bool& fixed) const {
-    return map_coordinate(x, nx_, rules_.ghost[2], rules_.face[2][0], rules_.face[2][1], fixed);
+    return map_coordinate(x, nx_, rules_, 2, fixed);
   }
 
   /// Level 0's rows [ya, yb) of plane q, or a fixed plane's or row's at any level: the

@@ -58,6 +58,17 @@ __device__ column locate_column(const Params& p) {
   return c;
 }
 
+/// A pass's level queues before its first step: zero (no plane has reached them yet).
+template <class T, int K, int W, int N>
+__device__ __forceinline__ void clear_queues(T (&queue)[K][W][N]) {
+#pragma unroll
+  for (int t = 0; t < K; ++t)
+#pragma unroll
+    for (int j = 0; j < W; ++j)
+#pragma unroll
+      for (int c = 0; c < N; ++c) queue[t][j][c] = T(0);
+}
+
 /// A queue of W rows of N values (a level's reach along the marched axis, N columns a
 /// thread) moved on by one row: row j takes row j + 1, row W - 1 takes `newest`. In a loop
 /// unrolled by W the moves become register renaming.

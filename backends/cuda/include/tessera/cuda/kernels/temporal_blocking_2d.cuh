@@ -80,7 +80,7 @@ __global__ void __launch_bounds__(32 * Warps)
   for (int c = 0; c < C; ++c) {
     const index_t gx = gx0 + c;
     bool fixed_x = false;
-    const index_t mx = map_coordinate(gx, p.n[2], rules.ghost[2], rules.face[2][0], rules.face[2][1], fixed_x);
+    const index_t mx = map_coordinate(gx, p.n[2], rules, 2, fixed_x);
     col[c] = p.in + mx * p.in_stride[2];
     computes |= fixed_x ? 0u : 1u << c;
     const int x_in_strip = lane * C + c;
@@ -91,22 +91,14 @@ __global__ void __launch_bounds__(32 * Warps)
 
   // queue[t][j][c]: level t at row (its newest) - (W - 1) + j of column c.
   T queue[K][W][C];
-#pragma unroll
-  for (int t = 0; t < K; ++t)
-#pragma unroll
-    for (int j = 0; j < W; ++j)
-#pragma unroll
-      for (int c = 0; c < C; ++c) queue[t][j][c] = T(0);
+  clear_queues(queue);
 
   // Level t computes row base + s - t * (hm + 1) at step s (as in the 3D pass).
   const int base = m0 - K * lm;
   const int steps_total = m_end - m0 + K * W;
   const int load_end = m_end + K * hm;
   auto fixed_row = [&](int row) {
-    bool fixed = false;
-    if (static_cast<unsigned>(row) >= static_cast<unsigned>(nm))
-      map_coordinate(row, nm, rules.ghost[1], rules.face[1][0], rules.face[1][1], fixed);
-    return fixed;
+    return static_cast<unsigned>(row) >= static_cast<unsigned>(nm) && beyond_fixed_face(row, nm, rules, 1);
   };
   auto load_row = [&](int row, T (&into)[C]) {
     if (row >= load_end) {
@@ -117,7 +109,7 @@ __global__ void __launch_bounds__(32 * Warps)
     bool unused = false;
     const index_t mm = static_cast<unsigned>(row) < static_cast<unsigned>(nm)
                            ? index_t(row)
-                           : map_coordinate(row, nm, rules.ghost[1], rules.face[1][0], rules.face[1][1], unused);
+                           : map_coordinate(row, nm, rules, 1, unused);
     const index_t offset = mm * ms;
 #pragma unroll
     for (int c = 0; c < C; ++c) into[c] = __ldg(col[c] + offset);

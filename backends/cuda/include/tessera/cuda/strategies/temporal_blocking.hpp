@@ -320,7 +320,7 @@ __global__ void __launch_bounds__(TileX * TileY / Rows, 1)
   // compute; the tile's rim (its neighbours would lie outside the tile) and fixed columns
   // keep their value: they feed only halo columns that are not stored.
   bool fixed_x = false;
-  const index_t mx = map_coordinate(gx, p.n[2], rules.ghost[2], rules.face[2][0], rules.face[2][1], fixed_x);
+  const index_t mx = map_coordinate(gx, p.n[2], rules, 2, fixed_x);
   const bool inner_x = !fixed_x && tx >= lx && tx + hx < TileX;
   const bool stores_x = tx >= K * lx && tx < K * lx + out_x && gx < p.n[2];
   // Addresses are byte pointers moved on by byte offsets: one 64-bit add a row, where
@@ -334,7 +334,7 @@ __global__ void __launch_bounds__(TileX * TileY / Rows, 1)
     const int ty = ty0 + r;
     const index_t gy = gy0 + r;
     bool fixed_y = false;
-    const index_t my = map_coordinate(gy, p.n[1], rules.ghost[1], rules.face[1][0], rules.face[1][1], fixed_y);
+    const index_t my = map_coordinate(gy, p.n[1], rules, 1, fixed_y);
     col[r] = reinterpret_cast<const char*>(p.in + my * p.in_stride[1] + mx * p.in_stride[2]);
     computes |= inner_x && !fixed_y && ty >= ly && ty + hy < TileY ? 1u << r : 0u;
     stores |= stores_x && ty >= K * ly && ty < K * ly + out_y && gy < p.n[1] ? 1u << r : 0u;
@@ -355,12 +355,7 @@ __global__ void __launch_bounds__(TileX * TileY / Rows, 1)
 
   // queue[t][j][r]: level t at plane (its newest) - (W - 1) + j of row r's column.
   T queue[K][W][Rows];
-#pragma unroll
-  for (int t = 0; t < K; ++t)
-#pragma unroll
-    for (int j = 0; j < W; ++j)
-#pragma unroll
-      for (int r = 0; r < Rows; ++r) queue[t][j][r] = T(0);
+  clear_queues(queue);
 
   // Level t computes plane base + s - t * (hm + 1) at step s.
   const int base = m0 - K * lm;
@@ -369,10 +364,7 @@ __global__ void __launch_bounds__(TileX * TileY / Rows, 1)
   // A plane outside the interior is fixed under a fixed face (asked only in the steps
   // that reach outside, below).
   auto fixed_plane = [&](int plane) {
-    bool fixed = false;
-    if (static_cast<unsigned>(plane) >= static_cast<unsigned>(nm))
-      map_coordinate(plane, nm, rules.ghost[march], rules.face[march][0], rules.face[march][1], fixed);
-    return fixed;
+    return static_cast<unsigned>(plane) >= static_cast<unsigned>(nm) && beyond_fixed_face(plane, nm, rules, march);
   };
   // The level-0 loads run Ahead steps before their use: every warp of the block meets at
   // each step's barrier, so a load consumed in the next step would expose the whole
@@ -387,8 +379,7 @@ __global__ void __launch_bounds__(TileX * TileY / Rows, 1)
     }
     if (static_cast<unsigned>(plane) >= static_cast<unsigned>(nm)) {
       bool unused = false;
-      load_offset =
-          map_coordinate(plane, nm, rules.ghost[march], rules.face[march][0], rules.face[march][1], unused) * ms_bytes;
+      load_offset = map_coordinate(plane, nm, rules, march, unused) * ms_bytes;
     }
 #pragma unroll
     for (int r = 0; r < Rows; ++r) into[r] = __ldg(reinterpret_cast<const T*>(col[r] + load_offset));
