@@ -43,9 +43,11 @@ struct parallel {
   int num_threads = 0;
   stores store = stores::automatic;
   /// Time steps iterate fuses per pass under boundary conditions (fused_steps.hpp); 0 or
-  /// 1: a sweep a step. Off by default: on the 2-core build VM a fused pass ran no faster
-  /// than a sweep a step, both bound by the vectorised loop (~2 G points/s a core, 7-point
-  /// 256^3, perf/RESULTS.md run 12), not by memory.
+  /// 1: a sweep a step. Off by default: on the 2-core build VM both are bound by the
+  /// vectorised loop, not by memory (7-point 256^3, perf/RESULTS.md runs 12 and 23: with
+  /// the native ISA, fp32 fused at 0.80 of the copy floor against 0.71 a sweep a step,
+  /// fp64 0.91 against 0.83), a gain too small for results that differ from a sweep a step
+  /// in rounding.
   int fuse = 0;
   static std::string name() { return "host:parallel"; }
   template <class Space>
