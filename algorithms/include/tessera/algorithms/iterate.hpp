@@ -167,9 +167,7 @@ View<T, Rank, Space> iterate(const Policy& policy, const stencil<S, T>& st, cons
     if (k >= 1) return detail::iterate_fused(policy, st, u, scratch, steps, opt, k);
   }
   View<T, Rank, Space> cur = u, next = scratch;
-  bool constant_ghosts = opt.boundary.has_value();
-  if (opt.boundary)
-    for (const auto& f : opt.boundary->faces) constant_ghosts = constant_ghosts && f.kind == boundary_kind::dirichlet;
+  const bool constant_ghosts = all_faces_dirichlet(opt.boundary);
   detail::fill_once<T, Rank, Space> fill_constants(u, opt.boundary);
   // `stream...`: none, or the stream a step graph records on
   auto fill = [&](const View<T, Rank, Space>& v, auto... stream) {

@@ -7,6 +7,7 @@
 // Axes are filled in order 0, 1, 2, each over the full padded range of the axes before
 // it, so edges and corners take the values the later axis' rule gives them.
 // This header holds the value types and the index rule shared by host and device fills.
+#include <optional>
 #include <string>
 
 #include "tessera/core/array.hpp"
@@ -45,6 +46,17 @@ struct boundary_conditions {
     return *this;
   }
 };
+
+/// True when there are conditions and every face is Dirichlet: then every ghost cell a fill
+/// writes holds a constant that no sweep writes, so stepping loops fill each view once
+/// (iterate, mpi::iterate) instead of once a step.
+template <int Rank>
+constexpr bool all_faces_dirichlet(const std::optional<boundary_conditions<Rank>>& bc) {
+  if (!bc) return false;
+  for (const auto& f : bc->faces)
+    if (f.kind != boundary_kind::dirichlet) return false;
+  return true;
+}
 
 namespace detail {
 /// For ghost coordinate i on an axis of n interior points (i < 0 or i >= n), the

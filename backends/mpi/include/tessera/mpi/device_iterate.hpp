@@ -21,7 +21,6 @@
 // the messages between processes (whose edges and corners carry the same constants the
 // full fill writes there), as tessera::iterate fills such ghosts once on one GPU. At 512^3
 // a GPU the face fills cost 0.069 ms of a 0.35 ms step (perf/RESULTS.md run 23).
-#include <algorithm>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -57,9 +56,7 @@ distributed_view<T, Rank, CudaSpace> iterate(const Policy& policy, const stencil
   exchange.after_default_stream();
   // all faces Dirichlet: the global faces' ghosts of both views filled here, once (each
   // fill also exchanges, as every step's does); the steps then leave them as they are
-  const bool constant_faces =
-      steps > 0 && bc && std::all_of(bc->faces.begin(), bc->faces.end(),
-                                     [](const boundary& f) { return f.kind == boundary_kind::dirichlet; });
+  const bool constant_faces = steps > 0 && all_faces_dirichlet(bc);
   if (constant_faces) {
     exchange.fill(in, bc);
     exchange.fill(out, bc);
