@@ -191,8 +191,9 @@ class fused_block {
 };
 
 /// Rows of a block's strip: as many as keep its rings (k levels x (2r + 1) planes of the
-/// strip plus its halo) within ~768 KiB, a core's L2 with room for the rows streaming
-/// through; at least 8.
+/// strip plus its halo) within ~768 KiB, meant as a core's L2 with room for the rows
+/// streaming through; at least 8. (The 2-core build VM has 512 KiB a core; budgets of 128,
+/// 256, 384 and 768 KiB ran alike there, within its run-to-run noise: perf/RESULTS.md run 23.)
 template <class S, class T>
 index_t strip_rows(index_t nx, int k) {
   constexpr int r = shape_traits<S>::radius;
