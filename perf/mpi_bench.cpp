@@ -4,7 +4,8 @@
 //   overlapped   mpi::iterate, inner planes swept while the halos travel (slab grids)
 //   serial       mpi::iterate with overlap::off: exchange, then sweep
 //   sweeps only  the same sweeps of each rank's block with no exchange (the floor)
-//   halos only   device_exchange::fill alone
+//   halos only   device_exchange::fill alone (messages and the Dirichlet face fills, which
+//                iterate pays once, not each step)
 // Each: the median of --reps timed runs of --steps steps after one untimed run, the
 // slowest rank's time; GCell-updates/s over the global grid. Rank 0 prints a table and
 // CSV lines ("csv,...") for perf/RESULTS.md.
