@@ -24,6 +24,8 @@
 
 #include <tessera/tessera.hpp>
 
+#include "bench_result.hpp"
+#include "host_bench.hpp"
 #include "median.hpp"
 #include "point_bench.hpp"
 #include "user_case.hpp"
@@ -51,28 +53,9 @@ struct options {
   std::string csv, json, tuning_table;
 };
 
-struct result {
-  std::string shape, precision, size, policy, note;
-  std::string shape_class;
-  int rank = 0, radius = 0;
-  double median_ms = 0, min_ms = 0, max_ms = 0, gcells = 0, gbs = 0, fraction = 0, speedup = 0;
-  double roofline_gbs = 0;  // the copy bandwidth `fraction` is of
-  bool ran = false;
-};
-
 using tessera::bench::median;
-
-/// Fills r's times (median/min/max of t, ms) and the rates derived from the median:
-/// points per second, ideal bytes per second and their fraction of the roofline.
-void summarise(result& r, const std::vector<double>& t, double points, double ideal_bytes, double roofline_gbs) {
-  r.median_ms = median(t);
-  r.min_ms = *std::min_element(t.begin(), t.end());
-  r.max_ms = *std::max_element(t.begin(), t.end());
-  r.gcells = points / (r.median_ms * 1e-3) * 1e-9;
-  r.gbs = ideal_bytes / (r.median_ms * 1e-3) * 1e-9;
-  r.fraction = r.gbs / roofline_gbs;
-  r.roofline_gbs = roofline_gbs;
-}
+using tessera::bench::result;
+using tessera::bench::summarise;
 
 struct events {
   cudaEvent_t a{}, b{};
@@ -424,112 +407,6 @@ void run_fused_case(const options& opt, const ts::extents<Rank>& e, double copy_
   (time_policy(Fused{}, Fused::template tile<S>::steps), ...);
 }
 
-// --- CPU section ---------------------------------------------------------------------
-
-using host_clock = std::chrono::steady_clock;
-
-/// A parallel copy loop over the bytes of one 3D field: the roofline of the host policies.
-/// It is timed between the repetitions of each policy, and each policy's fraction is of
-/// the copies timed beside it: on a shared 2-core VM the memory bandwidth moves within
-/// seconds, and against one copy measured before all policies the same host::parallel
-/// code read 0.56, 0.59 and 0.72 in three runs (perf/RESULTS.md run 7).
-struct host_copy {
-  std::vector<float> a, b;
-  std::vector<double> all_ms;  // every timed copy, for the section's summary line
-  explicit host_copy(std::size_t elements) : a(elements, 1.0f), b(elements, 0.0f) { run_ms(); }
-  double run_ms() {
-    const auto t0 = host_clock::now();
-    float* __restrict__ dst = b.data();
-    const float* __restrict__ src = a.data();
-    const long long n = static_cast<long long>(a.size());
-#pragma omp parallel for schedule(static)
-    for (long long i = 0; i < n; ++i) dst[i] = src[i];
-    return std::chrono::duration<double, std::milli>(host_clock::now() - t0).count();
-  }
-  /// Read + write bytes per second of a copy that took ms.
-  double gbs(double ms) const { return 2.0 * static_cast<double>(a.size()) * sizeof(float) / (ms * 1e-3) * 1e-9; }
-};
-
-/// 7-point fp32 and fp64 at n^3 on host::serial, host::parallel and kokkos::mdrange.
-template <class T>
-void run_host_case(const options& opt, host_copy& copy, std::vector<result>& out) {
-  using S = ts::star<3, 1>;
-  const ts::extents<3> e{opt.host_n, opt.host_n, opt.host_n};
-  ts::View<T, 3> in("in", e, 1), o("out", in.layout()), ref("ref", in.layout());
-  {
-    T* p = in.data();
-    for (ts::index_t i = 0; i < in.layout().span(); ++i) p[i] = static_cast<T>((i * 2654435761u % 1000) * 1e-3);
-  }
-  ts::stencil<S, T> st;
-  for (int k = 0; k < st.size; ++k) st[k] = static_cast<T>(0.1 * (k + 1)) / st.size;
-  ts::apply(ts::host::serial{}, st, in, ref);
-  const double points = static_cast<double>(e.size()), ideal = 2.0 * points * sizeof(T);
-  double serial_ms = 0;
-  auto time_policy = [&](auto policy) {
-    using P = decltype(policy);
-    result r;
-    r.shape = ts::shape_name<S>(), r.precision = sizeof(T) == 4 ? "float" : "double", r.size = e.to_string();
-    r.policy = P::name(), r.shape_class = "star", r.rank = 3, r.radius = 1;
-    ts::apply(policy, st, in, o);  // warm-up and correctness
-    const auto c = ts::compare(o, ref);
-    if (!c.passed(ts::default_tolerance<T>())) r.note = "MISMATCH vs host:serial";
-    std::vector<double> t, copies;
-    const int reps = std::max(3, opt.reps / 2);
-    for (int k = 0; k < reps; ++k) {
-      copies.push_back(copy.run_ms());
-      const auto t0 = host_clock::now();
-      ts::apply(policy, st, in, o);
-      t.push_back(std::chrono::duration<double, std::milli>(host_clock::now() - t0).count());
-    }
-    copy.all_ms.insert(copy.all_ms.end(), copies.begin(), copies.end());
-    summarise(r, t, points, ideal, copy.gbs(median(copies)));
-    if (std::is_same_v<P, ts::host::serial>) serial_ms = r.median_ms;
-    r.speedup = serial_ms > 0 ? serial_ms / r.median_ms : 0;
-    r.ran = true;
-    out.push_back(r);
-  };
-  time_policy(ts::host::serial{});
-  time_policy(ts::host::parallel{});
-  time_policy(ts::kokkos::mdrange{});
-
-  // Fused time steps: iterate on host::parallel with fuse = 4 and Dirichlet faces fuses 4
-  // steps a pass (tessera/host/fused_steps.hpp). Per step, so the
-  // fraction is the multiple of the one-sweep floor (host copy GB/s / (2 sizeof T)); checked
-  // against 8 steps of host::serial.
-  {
-    result r;
-    r.shape = ts::shape_name<S>(), r.precision = sizeof(T) == 4 ? "float" : "double", r.size = e.to_string();
-    r.policy = "fused:dirichlet host:parallel", r.shape_class = "star", r.rank = 3, r.radius = 1;
-    const int steps = 20;
-    ts::host::parallel fused;
-    fused.fuse = 4;
-    r.note = std::to_string(steps) + " steps, " + std::to_string(fused.fuse) + " per pass; x floor";
-    ts::iterate_options<T, 3, ts::HostSpace> io;
-    io.boundary = ts::boundary_conditions<3>::uniform(ts::boundary::dirichlet(0.5));
-    ts::View<T, 3> a("a", in.layout()), b("b", in.layout()), ra("ref_a", in.layout()), rb("ref_b", in.layout());
-    auto run = [&](auto policy, const ts::View<T, 3>& u, const ts::View<T, 3>& v, int n) {
-      ts::deep_copy(u, in);
-      ts::deep_copy(v, in);
-      return ts::iterate(policy, st, u, v, n, io);
-    };
-    const auto c = ts::compare(run(fused, a, b, 8), run(ts::host::serial{}, ra, rb, 8));
-    if (!c.passed(ts::default_tolerance<T>() * 10)) r.note = "MISMATCH vs host:serial";
-    std::vector<double> t, copies;
-    for (int k = 0; k < std::max(3, opt.reps / 4); ++k) {
-      copies.push_back(copy.run_ms());
-      ts::deep_copy(a, in);
-      ts::deep_copy(b, in);
-      const auto t0 = host_clock::now();
-      ts::iterate(fused, st, a, b, steps, io);
-      t.push_back(std::chrono::duration<double, std::milli>(host_clock::now() - t0).count() / steps);
-    }
-    copy.all_ms.insert(copy.all_ms.end(), copies.begin(), copies.end());
-    summarise(r, t, points, ideal, copy.gbs(median(copies)));
-    r.ran = true;
-    out.push_back(r);
-  }
-}
-
 void print(const std::vector<result>& rs) {
   std::printf("\n%-10s %-7s %-12s %-30s %9s %9s %9s %9s %8s %6s %8s  %s\n", "shape", "type", "size",
               "policy", "med ms", "min ms", "max ms", "GCell/s", "GB/s", "frac", "vs naive", "note");
@@ -722,16 +599,12 @@ int main(int argc, char** argv) {
     }
   }
   auto host_section = [&]() {
-    host_copy copy(std::size_t(opt.host_n + 2) * (opt.host_n + 2) * (opt.host_n + 32));
-    std::vector<result> hs;
-    run_host_case<float>(opt, copy, hs);
-    run_host_case<double>(opt, copy, hs);
-    const double host_gbs = copy.gbs(median(copy.all_ms));
+    const auto hs = ts::bench::run_host_section(opt.host_n, opt.reps);
     std::printf("\nCPU section (%d threads)", omp_get_max_threads());
-    print(hs);
+    print(hs.rows);
     std::printf("(roofline of the CPU section: parallel host copy loop timed between each policy's repetitions,\n"
-                " median %.1f GB/s read + write; each fraction is of the copies beside that policy)\n", host_gbs);
-    return hs;
+                " median %.1f GB/s read + write; each fraction is of the copies beside that policy)\n", hs.copy_gbs);
+    return hs.rows;
   };
   if (opt.host_only) {
     const auto hs = host_section();
@@ -809,18 +682,17 @@ int main(int argc, char** argv) {
       run_fused_case<ts::star<2, 1>, double, tb_default>(opt, ts::extents<2>{37, 600}, copy_gbs, rs, agree);
     } else if (opt.quick || opt.fused) {
       const ts::extents<3> e{512, 512, 512};
-      run_fused_case<ts::star<3, 1>, float, tb::tb_3_rows1, tb::tb_2, tb::tb_3, tb_default, tb::tb_3_64x32,
-                     tb::tb_4_64x32, tb::tb_4_64x32_rows2, tb::tb_4_32x64_rows8>(opt, e, copy_gbs, rs, agree);
-      run_fused_case<ts::star<3, 1>, double, tb::tb_3_rows1, tb::tb_2, tb::tb_3, tb_default, tb::tb_3_64x32,
-                     tb::tb_4_64x32, tb::tb_4_64x32_rows2, tb::tb_4_32x64_rows8>(opt, e, copy_gbs, rs, agree);
+      run_fused_case<ts::star<3, 1>, float, tb::tb_2, tb::tb_3, tb_default, tb::tb_3_64x32, tb::tb_4_64x32>(
+          opt, e, copy_gbs, rs, agree);
+      run_fused_case<ts::star<3, 1>, double, tb::tb_2, tb::tb_3, tb_default, tb::tb_3_64x32, tb::tb_4_64x32>(
+          opt, e, copy_gbs, rs, agree);
       run_fused_case<ts::star<3, 2>, float, tb_default, tb::tb_3>(opt, e, copy_gbs, rs, agree);
-      run_fused_case<ts::box<3, 1>, float, tb::tb_3_rows1, tb_default, tb::tb_3>(opt, e, copy_gbs, rs, agree);
-      run_fused_case<ts::star<2, 1>, float, tb::tb_4, tb::tb_2d_6, tb_default, tb::tb_2d_8x64, tb::tb_2d_8x128x4>(
+      run_fused_case<ts::box<3, 1>, float, tb_default, tb::tb_3>(opt, e, copy_gbs, rs, agree);
+      run_fused_case<ts::star<2, 1>, float, tb::tb_4, tb::tb_2d_6, tb_default, tb::tb_2d_8x128x4>(
           opt, ts::extents<2>{8192, 8192}, copy_gbs, rs, agree);
       run_fused_case<ts::star<2, 1>, double, tb::tb_4, tb::tb_2d_6, tb_default>(opt, ts::extents<2>{8192, 8192},
                                                                                copy_gbs, rs, agree);
-      run_fused_case<ts::star<3, 1>, float, tb::tb_3_rows1, tb::tb_2, tb::tb_3, tb_default, tb::tb_3_64x32,
-                     tb::tb_4_64x32, tb::tb_4_64x32_rows2, tb::tb_4_32x64_rows8>(
+      run_fused_case<ts::star<3, 1>, float, tb::tb_2, tb::tb_3, tb_default, tb::tb_3_64x32, tb::tb_4_64x32>(
           opt, ts::extents<3>{256, 256, 256}, copy_gbs, rs, agree);
       if (!opt.fused_only.empty() &&
           std::none_of(rs.begin(), rs.end(), [](const result& r) { return r.policy.rfind("fused:", 0) == 0; })) {

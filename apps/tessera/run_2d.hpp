@@ -123,9 +123,12 @@ int run_wave2d(const run_options& o) {
   const double umax = norm_max(u_h);
   std::printf("wave2d: %s, %dx%d %s, %s boundary, dt = %.3e (limit %.3e), %d steps\n", ran_with.c_str(), n, n,
               o.precision.c_str(), o.boundary.c_str(), dt, limit, o.steps);
-  // The leapfrog's step reads two time levels (u^n, u^(n-1)), so a fused pass would carry
-  // two fields per level: that is the several-field evaluator of issue #17. Until then a
-  // sweep a step.
+  // The leapfrog is not fused: a step reads two time levels (u^n through the stencil,
+  // u^(n-1) at the point), and the fused passes (cuda::temporal_blocking, host::parallel's
+  // fused_steps) advance one field whose level t comes from level t - 1 alone. k leapfrog
+  // steps a pass need a pass that takes two fields in and hands two back, each level's
+  // queue also keeping level t - 2's centre plane: a kernel tessera does not have yet, so
+  // wave2d sweeps a step (apply_with_source: three fields moved a step).
   std::printf("  time %.3f s, %.3f GCell-updates/s (one sweep a step: the leapfrog's two time levels are not fused); "
               "max |u| %.4f\n",
               seconds, double(n) * n * o.steps / std::max(seconds, 1e-12) * 1e-9, umax);
