@@ -71,6 +71,11 @@ struct parallel_fused : ts::host::parallel {
 struct parallel_three_threads : ts::host::parallel {
   parallel_three_threads() { num_threads = 3, fuse = 4; }
 };
+/// host::parallel fusing 4 steps whose output rows leave by streaming stores (forced here;
+/// by default only outputs of 4 MiB or more stream).
+struct parallel_fused_streaming : ts::host::parallel {
+  parallel_fused_streaming() { fuse = 4, store = ts::host::stores::streaming; }
+};
 }  // namespace
 
 TEST_CASE("host fused steps: fused_steps answers the policy's fuse under boundary conditions, 0 elsewhere") {
@@ -100,6 +105,20 @@ TEST_CASE("host fused steps: 3D 7-point, every boundary kind, float and double, 
   check_fused_iterate<P, ts::HostSpace, ts::box<3, 1>, float>(ts::extents<3>{10, 29, 1500}, 7,
                                                               boundary_case::mixed, 5);
   CHECK(ts::host::detail::strip_rows<ts::star<3, 1>, double>(700, 4) == 8);
+}
+
+TEST_CASE("host fused steps: output rows by streaming stores, partial cache lines at both ends") {
+  using P = parallel_fused_streaming;
+  // the path under test is taken: the policy streams these outputs
+  CHECK(ts::host::streams_output(P{}, ts::View<float, 3>("probe", ts::extents<3>{2, 2, 2}, 1)));
+  // rows of 70, 37 and 101 points with 1 or 2 ghost layers (the seed's parity): their first
+  // and last cache lines are partial; 5 points: no whole line at all
+  for (const auto c : every_case) {
+    check_fused_iterate<P, ts::HostSpace, ts::star<3, 1>, float>(ts::extents<3>{11, 13, 70}, 9, c, 51);
+    check_fused_iterate<P, ts::HostSpace, ts::star<3, 1>, double>(ts::extents<3>{11, 13, 37}, 9, c, 52);
+    check_fused_iterate<P, ts::HostSpace, ts::star<2, 1>, float>(ts::extents<2>{40, 101}, 13, c, 53);
+    check_fused_iterate<P, ts::HostSpace, ts::box<3, 1>, float>(ts::extents<3>{9, 10, 5}, 6, c, 54);
+  }
 }
 
 TEST_CASE("host fused steps: tiny grids, radius 2, boxes, 2D, callbacks, unmirrored Neumann") {

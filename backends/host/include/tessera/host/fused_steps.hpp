@@ -15,7 +15,8 @@
 // k r planes and rows each side that its neighbours also compute.
 //
 // Bytes: one read and one write of the field per pass instead of per step, plus the
-// blocks' halo rows; the rings stay in L2 (a full-plane ring, 3.2 MB for 4 steps of a 256^2
+// blocks' halo rows (the output by streaming stores where the sweep would use them, the
+// next plane's input prefetched while level 1 computes); the rings stay in L2 (a full-plane ring, 3.2 MB for 4 steps of a 256^2
 // fp32 plane, did not: it ran from L3 no faster than a sweep a step, perf/RESULTS.md run 12).
 #include <algorithm>
 #include <optional>
@@ -27,6 +28,7 @@
 #include "tessera/core/static_for.hpp"
 #include "tessera/core/stencil.hpp"
 #include "tessera/core/view.hpp"
+#include "tessera/host/cache_hints.hpp"
 #include "tessera/host/policy.hpp"
 
 #if defined(_OPENMP)
@@ -70,8 +72,9 @@ class fused_block {
   static constexpr int vz = 3 - Rank;  // the marched axis among the rules' virtual axes (z, y, x)
 
   fused_block(const stencil<S, T>& st, const View<T, Rank, HostSpace>& in, const View<T, Rank, HostSpace>& out,
-              int k, const edge_rules& rules, std::vector<T>& ring, index_t y0, index_t y1)
-      : st_(st), in_(in.accessor()), out_(out.accessor()), k_(k), rules_(rules), ring_(ring), y0_(y0), y1_(y1) {
+              int k, const edge_rules& rules, std::vector<T>& ring, index_t y0, index_t y1, bool streaming)
+      : st_(st), in_(in.accessor()), out_(out.accessor()), k_(k), rules_(rules), ring_(ring), y0_(y0), y1_(y1),
+        streaming_(streaming && streamable<T>) {
     nz_ = in_.n[0];
     ny_ = Rank == 3 ? in_.n[1] : 1;
     nx_ = in_.n[Rank - 1];
@@ -79,12 +82,14 @@ class fused_block {
     halo_ = Rank == 3 ? index_t(k_) * r : 0;
     rows_ = (y1_ - y0_) + 2 * halo_;
     plane_ = rows_ * pitch_;
-    ring_.resize(static_cast<std::size_t>(k_) * W * plane_);
+    // the ring, then one output row and a line's slack for streaming stores (see stream_row)
+    ring_.resize(static_cast<std::size_t>(k_) * W * plane_ + (streaming_ ? nx_ + 2 * line_elements<T> : 0));
   }
 
   void run(index_t z0, index_t z1) {
     for (index_t p = z0 - index_t(k_) * r; p < z1 + index_t(k_) * r; ++p) {
       load_input_rows(p, 0, y0_ - halo_, y1_ + halo_);
+      next_plane_ = p + 1, has_next_ = p + 1 < z1 + index_t(k_) * r;
       for (int t = 1; t <= k_; ++t) {
         const index_t q = p - index_t(t) * r;
         if (q < z0 - index_t(k_ - t) * r) continue;  // before what level k needs
@@ -96,6 +101,7 @@ class fused_block {
         compute_rows(t, q, ya, yb);
       }
     }
+    if (streaming_) stream_fence();
   }
 
  private:
@@ -151,6 +157,11 @@ class fused_block {
         load_input_row(mz, y, o);
         continue;
       }
+      // Level 1 walks the rows as the next plane's load will: ask for that plane's row now,
+      // so that the load finds it in cache instead of waiting on memory once per plane.
+      if (t == 1 && has_next_) prefetch_input_row(next_plane_, y);
+      T* const out_final = o;
+      if (t == k_ && streaming_) o = stream_buffer(out_final);
       const T* rows[npts];
       tessera::detail::static_for<npts>([&](auto kk) {
         constexpr int K = decltype(kk)::value;
@@ -164,7 +175,10 @@ class fused_block {
         tessera::detail::static_for<npts>([&](auto kk) { s += c[kk] * rows[kk][x]; });
         out_row[x] = s;
       }
-      if (t == k_) continue;
+      if (t == k_) {
+        if (streaming_) stream_row(out_final, o);
+        continue;
+      }
       // ghost columns: the input's beyond a fixed x face, else the row's own cell
       const T* src = nullptr;
       for (index_t j = 1; j <= r; ++j)
@@ -181,6 +195,29 @@ class fused_block {
     }
   }
 
+  /// Input row y of plane q (through the edge rules) asked into the cache.
+  void prefetch_input_row(index_t q, index_t y) const {
+    bool unused = false;
+    const T* src = in_.origin + map_z(q, unused) * in_.stride[0] + row_offset(in_, map_y(y, unused));
+    prefetch_range(src, 0, nx_ * static_cast<std::ptrdiff_t>(sizeof(T)));
+  }
+  /// Where level k computes an output row that is then streamed: the ring's last row,
+  /// shifted so that it lies at the output row's offset within a cache line.
+  T* stream_buffer(const T* out_row) {
+    T* base = ring_.data() + static_cast<std::size_t>(k_) * W * plane_;
+    base += elements_to_line(base);
+    return base + (line_elements<T> - elements_to_line(out_row)) % line_elements<T>;
+  }
+  /// Writes the row computed at buf to out_row: its whole cache lines with streaming
+  /// stores (no read of the line first), the partial lines at either end with ordinary ones.
+  void stream_row(T* out_row, const T* buf) const {
+    const index_t head = std::min<index_t>(nx_, elements_to_line(out_row));
+    index_t x = 0;
+    for (; x < head; ++x) out_row[x] = buf[x];
+    for (; x + line_elements<T> <= nx_; x += line_elements<T>) stream_line(out_row + x, buf + x);
+    for (; x < nx_; ++x) out_row[x] = buf[x];
+  }
+
   const stencil<S, T>& st_;
   view_accessor<T, Rank> in_, out_;
   int k_;
@@ -188,6 +225,9 @@ class fused_block {
   std::vector<T>& ring_;
   index_t y0_, y1_;
   index_t nz_ = 0, ny_ = 0, nx_ = 0, pitch_ = 0, halo_ = 0, rows_ = 0, plane_ = 0;
+  bool streaming_ = false;  // level k's rows leave by streaming stores (a large output)
+  index_t next_plane_ = 0;  // the plane level 0 loads next, where there is one (has_next_):
+  bool has_next_ = false;   // level 1 prefetches its rows
 };
 
 /// Rows of a block's strip: as many as keep its rings (k levels x (2r + 1) planes of the
@@ -217,6 +257,7 @@ void sweep_steps(const parallel& policy, const stencil<S, T>& st, const View<T, 
     const index_t nz = in.extents()[0], ny = Rank == 3 ? in.extents()[1] : 1;
     const index_t strip = Rank == 3 ? std::min(ny, detail::strip_rows<S, T>(in.extents()[Rank - 1], steps)) : 1;
     const index_t strips = (ny + strip - 1) / strip;
+    const bool streaming = streams_output(policy, out);  // as the sweep would write `out`
     int threads = 1;
 #if defined(_OPENMP)
     threads = policy.num_threads > 0 ? policy.num_threads : omp_get_max_threads();
@@ -232,7 +273,7 @@ void sweep_steps(const parallel& policy, const stencil<S, T>& st, const View<T, 
         const index_t slab = b / strips, s = b % strips;
         const index_t z0 = nz * slab / slabs, z1 = nz * (slab + 1) / slabs;
         const index_t y0 = s * strip, y1 = std::min(ny, y0 + strip);
-        detail::fused_block<S, T, Rank>(st, in, out, steps, rules, ring, y0, y1).run(z0, z1);
+        detail::fused_block<S, T, Rank>(st, in, out, steps, rules, ring, y0, y1, streaming).run(z0, z1);
       }
     }
   }

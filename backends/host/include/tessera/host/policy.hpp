@@ -43,11 +43,11 @@ struct parallel {
   int num_threads = 0;
   stores store = stores::automatic;
   /// Time steps iterate fuses per pass under boundary conditions (fused_steps.hpp); 0 or
-  /// 1: a sweep a step. Off by default: on the 2-core build VM both are bound by the
-  /// vectorised loop, not by memory (7-point 256^3, perf/RESULTS.md runs 12 and 23: with
-  /// the native ISA, fp32 fused at 0.80 of the copy floor against 0.71 a sweep a step,
-  /// fp64 0.91 against 0.83), a gain too small for results that differ from a sweep a step
-  /// in rounding.
+  /// 1: a sweep a step. Off by default: on the 2-core build VM it gains 10-50% over a
+  /// sweep a step, no more than the VM's run-to-run noise (7-point 256^3 with the native
+  /// ISA, perf/RESULTS.md runs 23 and 24: fp32 fused 0.80-1.29x of the copy floor against
+  /// 0.71-0.79x a sweep a step; each level of a pass costs ~1.8x an in-cache sweep, and
+  /// the pass's own read and write of the field overlap its levels only in part).
   int fuse = 0;
   static std::string name() { return "host:parallel"; }
   template <class Space>
