@@ -16,8 +16,9 @@
 //
 // Bytes: one read and one write of the field per pass instead of per step, plus the
 // blocks' halo rows (the output by streaming stores where the sweep would use them, the
-// next plane's input prefetched while level 1 computes); the rings stay in L2 (a full-plane ring, 3.2 MB for 4 steps of a 256^2
-// fp32 plane, did not: it ran from L3 no faster than a sweep a step, perf/RESULTS.md run 12).
+// next plane's input prefetched while level 1 computes: perf/RESULTS.md run 24); the rings
+// stay in L2 (a full-plane ring, 3.2 MB for 4 steps of a 256^2 fp32 plane, did not: it ran
+// from L3 no faster than a sweep a step, run 12).
 #include <algorithm>
 #include <optional>
 #include <vector>
