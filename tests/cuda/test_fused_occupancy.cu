@@ -3,7 +3,9 @@
 // warps) and 129 is one. perf/RESULTS.md run 22 measured fp64 at 2 steps falling from 1.69x
 // to 1.23x the one-sweep floor twice when a change cost it 2-6 registers (128 -> 130, 134).
 // A change to kernels or flags that crosses the cliff fails here, on the GPU, before a
-// benchmark has to find it. Compiled by nvcc: the kernels are taken by address here (the
+// benchmark has to find it. (Since run 24 automatic fuses 4 fp64 steps, a pass of 194
+// registers and one block an SM by design, faster at 256^3-640^3; the 2-step fp64 pass,
+// temporal_blocking<2>, stays guarded as the fastest fp64 pass that holds two.) Compiled by nvcc: the kernels are taken by address here (the
 // same template the library instantiates, so the same registers).
 #include <doctest/doctest.h>
 
