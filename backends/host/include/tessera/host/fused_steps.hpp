@@ -29,7 +29,7 @@
 #include "tessera/core/static_for.hpp"
 #include "tessera/core/stencil.hpp"
 #include "tessera/core/view.hpp"
-#include "tessera/host/cache_hints.hpp"
+#include "tessera/host/parallel.hpp"  // its row kernel and store choice (it includes this file last)
 #include "tessera/host/policy.hpp"
 
 #if defined(_OPENMP)
@@ -75,7 +75,7 @@ class fused_block {
   fused_block(const stencil<S, T>& st, const View<T, Rank, HostSpace>& in, const View<T, Rank, HostSpace>& out,
               int k, const edge_rules& rules, std::vector<T>& ring, index_t y0, index_t y1, bool streaming)
       : st_(st), in_(in.accessor()), out_(out.accessor()), k_(k), rules_(rules), ring_(ring), y0_(y0), y1_(y1),
-        streaming_(streaming && streamable<T>) {
+        streaming_(streaming) {
     nz_ = in_.n[0];
     ny_ = Rank == 3 ? in_.n[1] : 1;
     nx_ = in_.n[Rank - 1];
@@ -83,14 +83,13 @@ class fused_block {
     halo_ = Rank == 3 ? index_t(k_) * r : 0;
     rows_ = (y1_ - y0_) + 2 * halo_;
     plane_ = rows_ * pitch_;
-    // the ring, then one output row and a line's slack for streaming stores (see stream_row)
-    ring_.resize(static_cast<std::size_t>(k_) * W * plane_ + (streaming_ ? nx_ + 2 * line_elements<T> : 0));
+    ring_.resize(static_cast<std::size_t>(k_) * W * plane_);
   }
 
   void run(index_t z0, index_t z1) {
-    for (index_t p = z0 - index_t(k_) * r; p < z1 + index_t(k_) * r; ++p) {
+    plane_end_ = z1 + index_t(k_) * r;
+    for (index_t p = z0 - index_t(k_) * r; p < plane_end_; ++p) {
       load_input_rows(p, 0, y0_ - halo_, y1_ + halo_);
-      next_plane_ = p + 1, has_next_ = p + 1 < z1 + index_t(k_) * r;
       for (int t = 1; t <= k_; ++t) {
         const index_t q = p - index_t(t) * r;
         if (q < z0 - index_t(k_ - t) * r) continue;  // before what level k needs
@@ -146,8 +145,6 @@ class fused_block {
   /// Level t's rows [ya, yb) of plane q from level t - 1 (level k: into the output).
   void compute_rows(int t, index_t q, index_t ya, index_t yb) {
     constexpr int npts = stencil<S, T>::size;
-    T c[npts];
-    for (int j = 0; j < npts; ++j) c[j] = st_.coeffs[j];
     bool unused = false;
     const index_t mz = map_z(q, unused);
     for (index_t y = ya; y < yb; ++y) {
@@ -158,28 +155,21 @@ class fused_block {
         load_input_row(mz, y, o);
         continue;
       }
-      // Level 1 walks the rows as the next plane's load will: ask for that plane's row now,
-      // so that the load finds it in cache instead of waiting on memory once per plane.
-      if (t == 1 && has_next_) prefetch_input_row(next_plane_, y);
-      T* const out_final = o;
-      if (t == k_ && streaming_) o = stream_buffer(out_final);
-      const T* rows[npts];
+      // Level 1 (plane q = p - r) walks the rows as the next plane's load (p + 1) will: ask
+      // for that plane's row now, so that the load finds it in cache instead of waiting on
+      // memory once per plane.
+      if (t == 1 && q + r + 1 < plane_end_) prefetch_input_row(q + r + 1, y);
+      // the sweep's own row (host::parallel), its points' offsets those of their rows in
+      // the ring; level k's rows leave by streaming stores where the sweep's would
+      const T* const centre = row(t - 1, q, y);
+      index_t shift[npts];
       tessera::detail::static_for<npts>([&](auto kk) {
         constexpr int K = decltype(kk)::value;
         constexpr int dz = S::points[K][0], dy = Rank == 3 ? S::points[K][1] : 0, dx = S::points[K][Rank - 1];
-        rows[K] = row(t - 1, q + dz, y + dy) + dx;
+        shift[K] = (row(t - 1, q + dz, y + dy) + dx) - centre;
       });
-      T* __restrict out_row = o;
-#pragma omp simd
-      for (index_t x = 0; x < nx_; ++x) {
-        T s = 0;
-        tessera::detail::static_for<npts>([&](auto kk) { s += c[kk] * rows[kk][x]; });
-        out_row[x] = s;
-      }
-      if (t == k_) {
-        if (streaming_) stream_row(out_final, o);
-        continue;
-      }
+      sweep_row_as(t == k_ && streaming_, st_, centre, o, shift, nx_);
+      if (t == k_) continue;
       // ghost columns: the input's beyond a fixed x face, else the row's own cell
       const T* src = nullptr;
       for (index_t j = 1; j <= r; ++j)
@@ -188,9 +178,9 @@ class fused_block {
           const index_t mx = map_x(x, fixed);
           if (fixed) {
             if (!src) src = in_.origin + mz * in_.stride[0] + row_offset(in_, map_y(y, unused));
-            out_row[x] = src[mx];
+            o[x] = src[mx];
           } else {
-            out_row[x] = out_row[mx];
+            o[x] = o[mx];
           }
         }
     }
@@ -202,23 +192,6 @@ class fused_block {
     const T* src = in_.origin + map_z(q, unused) * in_.stride[0] + row_offset(in_, map_y(y, unused));
     prefetch_range(src, 0, nx_ * static_cast<std::ptrdiff_t>(sizeof(T)));
   }
-  /// Where level k computes an output row that is then streamed: the ring's last row,
-  /// shifted so that it lies at the output row's offset within a cache line.
-  T* stream_buffer(const T* out_row) {
-    T* base = ring_.data() + static_cast<std::size_t>(k_) * W * plane_;
-    base += elements_to_line(base);
-    return base + (line_elements<T> - elements_to_line(out_row)) % line_elements<T>;
-  }
-  /// Writes the row computed at buf to out_row: its whole cache lines with streaming
-  /// stores (no read of the line first), the partial lines at either end with ordinary ones.
-  void stream_row(T* out_row, const T* buf) const {
-    const index_t head = std::min<index_t>(nx_, elements_to_line(out_row));
-    index_t x = 0;
-    for (; x < head; ++x) out_row[x] = buf[x];
-    for (; x + line_elements<T> <= nx_; x += line_elements<T>) stream_line(out_row + x, buf + x);
-    for (; x < nx_; ++x) out_row[x] = buf[x];
-  }
-
   const stencil<S, T>& st_;
   view_accessor<T, Rank> in_, out_;
   int k_;
@@ -227,8 +200,7 @@ class fused_block {
   index_t y0_, y1_;
   index_t nz_ = 0, ny_ = 0, nx_ = 0, pitch_ = 0, halo_ = 0, rows_ = 0, plane_ = 0;
   bool streaming_ = false;  // level k's rows leave by streaming stores (a large output)
-  index_t next_plane_ = 0;  // the plane level 0 loads next, where there is one (has_next_):
-  bool has_next_ = false;   // level 1 prefetches its rows
+  index_t plane_end_ = 0;   // run's last level-0 plane + 1
 };
 
 /// Rows of a block's strip: as many as keep its rings (k levels x (2r + 1) planes of the
