@@ -121,6 +121,23 @@ TEST_CASE("host fused steps: output rows by streaming stores, partial cache line
   }
 }
 
+TEST_CASE("host fused steps: level 0 read from the input under Dirichlet rows, copied near other faces") {
+  // Dirichlet along x: level 1 reads the input's rows in place, except within reach of a
+  // periodic (y) or Neumann (z) face, where it reads level 0's copies in the ring; one
+  // ghost layer more than the radius with odd seeds; several strips (700-point rows)
+  using P = parallel_fused;
+  for (std::uint64_t seed = 61; seed <= 62; ++seed) {
+    const auto c = boundary_case::dirichlet_rows;
+    check_fused_iterate<P, ts::HostSpace, ts::star<3, 1>, float>(ts::extents<3>{19, 23, 41}, 9, c, seed);
+    check_fused_iterate<P, ts::HostSpace, ts::star<3, 1>, double>(ts::extents<3>{12, 37, 700}, 9, c, seed);
+    check_fused_iterate<P, ts::HostSpace, ts::star<3, 2>, float>(ts::extents<3>{23, 19, 41}, 5, c, seed);
+    check_fused_iterate<P, ts::HostSpace, ts::box<3, 1>, double>(ts::extents<3>{17, 21, 33}, 7, c, seed);
+    check_fused_iterate<P, ts::HostSpace, ts::star<2, 1>, float>(ts::extents<2>{67, 300}, 19, c, seed);
+    check_fused_iterate<parallel_fused_streaming, ts::HostSpace, ts::star<3, 1>, float>(ts::extents<3>{11, 13, 70}, 9,
+                                                                                      c, seed);
+  }
+}
+
 TEST_CASE("host fused steps: tiny grids, radius 2, boxes, 2D, callbacks, unmirrored Neumann") {
   using P = parallel_fused;
   for (const auto c : every_case) {

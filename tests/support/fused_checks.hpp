@@ -41,15 +41,18 @@ stencil<S, T> bounded_stencil(std::uint64_t seed, bool mirrored) {
   return st;
 }
 
-enum class boundary_case { none, dirichlet, periodic, neumann, mixed };
+enum class boundary_case { none, dirichlet, periodic, neumann, mixed, dirichlet_rows };
 
 inline const char* to_string(boundary_case c) {
-  const char* names[] = {"none", "dirichlet", "periodic", "neumann", "mixed"};
+  const char* names[] = {"none", "dirichlet", "periodic", "neumann", "mixed", "dirichlet_rows"};
   return names[static_cast<int>(c)];
 }
 
 /// The conditions of a case: Dirichlet faces take different values; mixed draws a kind
-/// per axis (periodic on both faces, or Dirichlet / Neumann on each).
+/// per axis (periodic on both faces, or Dirichlet / Neumann on each); dirichlet_rows has
+/// Dirichlet faces along x (the rows), periodic ones along the next axis and, in 3D,
+/// Neumann ones along z (a host fused pass reads the input itself, not a copy, except
+/// near the wrapped and mirrored faces).
 template <int Rank>
 std::optional<boundary_conditions<Rank>> make_boundary(boundary_case c, std::uint64_t seed) {
   std::mt19937_64 gen(seed);
@@ -73,6 +76,11 @@ std::optional<boundary_conditions<Rank>> make_boundary(boundary_case c, std::uin
           bc.set(d, lo, hi);
         }
       }
+      return bc;
+    case boundary_case::dirichlet_rows:
+      bc.set(Rank - 1, dirichlet(), dirichlet());
+      bc.set(Rank - 2, boundary::periodic(), boundary::periodic());
+      if (Rank == 3) bc.set(0, boundary::neumann(), boundary::neumann());
       return bc;
   }
   return std::nullopt;

@@ -6,7 +6,9 @@
 // "planes" are rows of y) once per block: a block is a slab of z times a strip of y rows,
 // and keeps, per level below k, the last 2r + 1 planes (r the shape's radius) of its strip
 // (widened by the rows the levels above need) in a ring that fits a core's L2. Level 0 is
-// the input read through the edge rules (tessera/core/edge_rules.hpp); level t's plane q is
+// the input read through the edge rules (tessera/core/edge_rules.hpp): in place where they
+// map a row to itself under fixed x faces, else copied into the ring (the copy cost ~15% of
+// a pass, perf/RESULTS.md run 25); level t's plane q is
 // computed from level t-1's planes q - r .. q + r as soon as the last of them exists, its
 // ghost columns filled by the rules (Dirichlet: the input's ghost cells; periodic and
 // Neumann: the row's own cells, as fill_ghosts would), and level k's rows are written to
@@ -16,7 +18,7 @@
 //
 // Bytes: one read and one write of the field per pass instead of per step, plus the
 // blocks' halo rows (the output by streaming stores where the sweep would use them, the
-// next plane's input prefetched while level 1 computes: perf/RESULTS.md run 24); the rings
+// next plane's input prefetched while level 1 computes: perf/RESULTS.md runs 24-25); the rings
 // stay in L2 (a full-plane ring, 3.2 MB for 4 steps of a 256^2 fp32 plane, did not: it ran
 // from L3 no faster than a sweep a step, run 12).
 #include <algorithm>
@@ -71,6 +73,7 @@ class fused_block {
   static constexpr int r = shape_traits<S>::radius;
   static constexpr int W = 2 * r + 1;  // planes of a level's ring
   static constexpr int vz = 3 - Rank;  // the marched axis among the rules' virtual axes (z, y, x)
+  static constexpr int npts = stencil<S, T>::size;
 
   fused_block(const stencil<S, T>& st, const View<T, Rank, HostSpace>& in, const View<T, Rank, HostSpace>& out,
               int k, const edge_rules& rules, std::vector<T>& ring, index_t y0, index_t y1, bool streaming)
@@ -84,12 +87,29 @@ class fused_block {
     rows_ = (y1_ - y0_) + 2 * halo_;
     plane_ = rows_ * pitch_;
     ring_.resize(static_cast<std::size_t>(k_) * W * plane_);
+    // Ghost columns of a computed row: the same sources in every row.
+    int c = 0;
+    for (index_t j = 1; j <= r; ++j)
+      for (const index_t x : {-j, nx_ - 1 + j}) {
+        bool fixed = false;
+        ghost_src_[c] = map_x(x, fixed), ghost_x_[c] = x, ghost_fixed_[c] = fixed, ++c;
+      }
+    // Level 0 is the input itself, not a copy in the ring, wherever the copy would equal
+    // the input's own row, ghost columns included: planes and rows the edge rules map to
+    // themselves, under fixed faces along x (else the ghost columns are wrapped or mirrored).
+    bool fixed_lo = false, fixed_hi = false;
+    from_input_ = map_x(-r, fixed_lo) == -r && map_x(nx_ - 1 + r, fixed_hi) == nx_ - 1 + r && fixed_lo && fixed_hi;
+    tessera::detail::static_for<npts>([&](auto kk) {
+      constexpr int K = decltype(kk)::value;
+      constexpr int dz = S::points[K][0], dy = Rank == 3 ? S::points[K][1] : 0, dx = S::points[K][Rank - 1];
+      input_shift_[K] = dz * in_.stride[0] + dy * (Rank == 3 ? in_.stride[1] : 0) + dx;
+    });
   }
 
   void run(index_t z0, index_t z1) {
     plane_end_ = z1 + index_t(k_) * r;
     for (index_t p = z0 - index_t(k_) * r; p < plane_end_; ++p) {
-      load_input_rows(p, 0, y0_ - halo_, y1_ + halo_);
+      load_level0(p);
       for (int t = 1; t <= k_; ++t) {
         const index_t q = p - index_t(t) * r;
         if (q < z0 - index_t(k_ - t) * r) continue;  // before what level k needs
@@ -107,11 +127,11 @@ class fused_block {
  private:
   static index_t row_offset(const view_accessor<T, Rank>& a, index_t y) { return Rank == 3 ? y * a.stride[1] : 0; }
   index_t reach(int t) const { return Rank == 3 ? index_t(k_ - t) * r : 0; }
+  static index_t slot_of(index_t q) { return ((q % W) + W) % W; }
 
   /// Row y (x = 0) of level t's plane q in the ring.
   T* row(int t, index_t q, index_t y) {
-    const index_t s = ((q % W) + W) % W;
-    return ring_.data() + (static_cast<std::size_t>(t) * W + s) * plane_ + (y - (y0_ - halo_)) * pitch_ + r;
+    return ring_.data() + (static_cast<std::size_t>(t) * W + slot_of(q)) * plane_ + (y - (y0_ - halo_)) * pitch_ + r;
   }
 
   bool fixed_plane(index_t q) const { return beyond_fixed_face(q, nz_, rules_, vz); }
@@ -125,8 +145,38 @@ class fused_block {
     return map_coordinate(x, nx_, rules_, 2, fixed);
   }
 
-  /// Level 0's rows [ya, yb) of plane q, or a fixed plane's or row's at any level: the
-  /// input through the edge rules, ghost columns included.
+  /// Whether the edge rules map every plane in [q - w, q + w] (rows [y - w, y + w]) to
+  /// itself: there the input's plane (row) is level 0's.
+  bool planes_own(index_t q, index_t w) const {
+    for (index_t i = q - w; i <= q + w; ++i) {
+      bool unused = false;
+      if (map_z(i, unused) != i) return false;
+    }
+    return true;
+  }
+  bool rows_own(index_t y, index_t w) const {
+    if (Rank == 2) return true;
+    for (index_t i = y - w; i <= y + w; ++i) {
+      bool unused = false;
+      if (map_y(i, unused) != i) return false;
+    }
+    return true;
+  }
+  /// Level 1 reads row y of plane q's points from the input (else from level 0's ring).
+  bool level1_from_input(index_t q, index_t y) const { return from_input_ && planes_own(q, r) && rows_own(y, r); }
+
+  /// Level 0's plane p: into the ring, only the rows that some level-1 row reads from the
+  /// ring (those within r planes and r rows of one that is not read from the input).
+  void load_level0(index_t p) {
+    bool unused = false;
+    const index_t mz = map_z(p, unused);
+    const bool whole = !from_input_ || !planes_own(p, 2 * r);
+    for (index_t y = y0_ - halo_; y < y1_ + halo_; ++y)
+      if (whole || !rows_own(y, 2 * r)) load_input_row(mz, y, row(0, p, y));
+  }
+
+  /// Rows [ya, yb) of plane q, or a fixed plane's or row's at any level: the input through
+  /// the edge rules, ghost columns included.
   void load_input_rows(index_t q, int t, index_t ya, index_t yb) {
     bool unused = false;
     const index_t mz = map_z(q, unused);
@@ -142,47 +192,51 @@ class fused_block {
     }
   }
 
-  /// Level t's rows [ya, yb) of plane q from level t - 1 (level k: into the output).
+  /// Level t's rows [ya, yb) of plane q from level t - 1 (level k: into the output), each
+  /// by host::parallel's row kernel with its points' offsets: the same for every row of a
+  /// level's plane in the ring (its rows are evenly pitched), the input's strides where
+  /// level 1 reads the input.
   void compute_rows(int t, index_t q, index_t ya, index_t yb) {
-    constexpr int npts = stencil<S, T>::size;
     bool unused = false;
     const index_t mz = map_z(q, unused);
+    const index_t slot = slot_of(q);
+    index_t ring_shift[npts];
+    tessera::detail::static_for<npts>([&](auto kk) {
+      constexpr int K = decltype(kk)::value;
+      constexpr int dz = S::points[K][0], dy = Rank == 3 ? S::points[K][1] : 0, dx = S::points[K][Rank - 1];
+      ring_shift[K] = (slot_of(q + dz) - slot) * plane_ + dy * pitch_ + dx;
+    });
+    const bool last = t == k_;
     for (index_t y = ya; y < yb; ++y) {
-      bool fixed_row = false;
-      map_y(y, fixed_row);
-      T* o = t == k_ ? out_.origin + q * out_.stride[0] + row_offset(out_, y) : row(t, q, y);
-      if (fixed_row) {  // beyond a fixed y face (never an output row): the input's row
-        load_input_row(mz, y, o);
-        continue;
+      T* o = last ? out_.origin + q * out_.stride[0] + row_offset(out_, y) : row(t, q, y);
+      if (Rank == 3 && (y < 0 || y >= ny_)) {
+        bool fixed_row = false;
+        map_y(y, fixed_row);
+        if (fixed_row) {  // beyond a fixed y face (never an output row): the input's row
+          load_input_row(mz, y, o);
+          continue;
+        }
       }
-      // Level 1 (plane q = p - r) walks the rows as the next plane's load (p + 1) will: ask
-      // for that plane's row now, so that the load finds it in cache instead of waiting on
-      // memory once per plane.
+      // Level 1 walks the rows as the next plane's level 0 will (p + 1 = q + r + 1): ask
+      // for that plane's input row now, so that it is in cache when read.
       if (t == 1 && q + r + 1 < plane_end_) prefetch_input_row(q + r + 1, y);
-      // the sweep's own row (host::parallel), its points' offsets those of their rows in
-      // the ring; level k's rows leave by streaming stores where the sweep's would
-      const T* const centre = row(t - 1, q, y);
-      index_t shift[npts];
-      tessera::detail::static_for<npts>([&](auto kk) {
-        constexpr int K = decltype(kk)::value;
-        constexpr int dz = S::points[K][0], dy = Rank == 3 ? S::points[K][1] : 0, dx = S::points[K][Rank - 1];
-        shift[K] = (row(t - 1, q + dz, y + dy) + dx) - centre;
-      });
-      sweep_row_as(t == k_ && streaming_, st_, centre, o, shift, nx_);
-      if (t == k_) continue;
+      if (t == 1 && level1_from_input(q, y)) {
+        sweep_row_as(last && streaming_, st_, in_.origin + q * in_.stride[0] + row_offset(in_, y), o, input_shift_,
+                     nx_);
+      } else {
+        sweep_row_as(last && streaming_, st_, row(t - 1, q, y), o, ring_shift, nx_);
+      }
+      if (last) continue;
       // ghost columns: the input's beyond a fixed x face, else the row's own cell
       const T* src = nullptr;
-      for (index_t j = 1; j <= r; ++j)
-        for (const index_t x : {-j, nx_ - 1 + j}) {
-          bool fixed = false;
-          const index_t mx = map_x(x, fixed);
-          if (fixed) {
-            if (!src) src = in_.origin + mz * in_.stride[0] + row_offset(in_, map_y(y, unused));
-            o[x] = src[mx];
-          } else {
-            o[x] = o[mx];
-          }
+      for (int c = 0; c < 2 * r; ++c) {
+        if (ghost_fixed_[c]) {
+          if (!src) src = in_.origin + mz * in_.stride[0] + row_offset(in_, map_y(y, unused));
+          o[ghost_x_[c]] = src[ghost_src_[c]];
+        } else {
+          o[ghost_x_[c]] = o[ghost_src_[c]];
         }
+      }
     }
   }
 
@@ -201,6 +255,12 @@ class fused_block {
   index_t nz_ = 0, ny_ = 0, nx_ = 0, pitch_ = 0, halo_ = 0, rows_ = 0, plane_ = 0;
   bool streaming_ = false;  // level k's rows leave by streaming stores (a large output)
   index_t plane_end_ = 0;   // run's last level-0 plane + 1
+  // the ghost columns of a computed row (x), each from column src of the row or, where
+  // fixed, of the input's row
+  index_t ghost_x_[2 * r], ghost_src_[2 * r];
+  bool ghost_fixed_[2 * r];
+  bool from_input_ = false;  // level 0 is read from the input where the rules map to itself
+  index_t input_shift_[npts];  // the points' offsets in the input
 };
 
 /// Rows of a block's strip: as many as keep its rings (k levels x (2r + 1) planes of the
