@@ -82,11 +82,16 @@ class fused_block {
     nz_ = in_.n[0];
     ny_ = Rank == 3 ? in_.n[1] : 1;
     nx_ = in_.n[Rank - 1];
-    pitch_ = nx_ + 2 * r;
+    // Rows start (x = 0) on a cache line: a vector of the row kernel then crosses a line only
+    // where its points shift along x (rows of nx + 2r, unaligned: 1.09-1.25x slower kernel,
+    // perf/RESULTS.md run 25). A row's left ghosts sit at the end of the row before it.
+    constexpr index_t L = line_elements<T>;
+    pitch_ = (nx_ + 2 * r + L - 1) / L * L;
     halo_ = Rank == 3 ? index_t(k_) * r : 0;
     rows_ = (y1_ - y0_) + 2 * halo_;
     plane_ = rows_ * pitch_;
-    ring_.resize(static_cast<std::size_t>(k_) * W * plane_);
+    ring_.resize(static_cast<std::size_t>(k_) * W * plane_ + 2 * L);  // + the first row's ghosts, alignment
+    base_ = ring_.data() + r + elements_to_line(ring_.data() + r);
     // Ghost columns of a computed row: the same sources in every row.
     int c = 0;
     for (index_t j = 1; j <= r; ++j)
@@ -97,6 +102,8 @@ class fused_block {
     // Level 0 is the input itself, not a copy in the ring, wherever the copy would equal
     // the input's own row, ghost columns included: planes and rows the edge rules map to
     // themselves, under fixed faces along x (else the ghost columns are wrapped or mirrored).
+    own_interval(nz_, [&](index_t i) { bool f = false; return map_z(i, f); }, own_z_);
+    if constexpr (Rank == 3) own_interval(ny_, [&](index_t i) { bool f = false; return map_y(i, f); }, own_y_);
     bool fixed_lo = false, fixed_hi = false;
     from_input_ = map_x(-r, fixed_lo) == -r && map_x(nx_ - 1 + r, fixed_hi) == nx_ - 1 + r && fixed_lo && fixed_hi;
     tessera::detail::static_for<npts>([&](auto kk) {
@@ -131,7 +138,7 @@ class fused_block {
 
   /// Row y (x = 0) of level t's plane q in the ring.
   T* row(int t, index_t q, index_t y) {
-    return ring_.data() + (static_cast<std::size_t>(t) * W + slot_of(q)) * plane_ + (y - (y0_ - halo_)) * pitch_ + r;
+    return base_ + (static_cast<std::size_t>(t) * W + slot_of(q)) * plane_ + (y - (y0_ - halo_)) * pitch_;
   }
 
   bool fixed_plane(index_t q) const { return beyond_fixed_face(q, nz_, rules_, vz); }
@@ -147,20 +154,15 @@ class fused_block {
 
   /// Whether the edge rules map every plane in [q - w, q + w] (rows [y - w, y + w]) to
   /// itself: there the input's plane (row) is level 0's.
-  bool planes_own(index_t q, index_t w) const {
-    for (index_t i = q - w; i <= q + w; ++i) {
-      bool unused = false;
-      if (map_z(i, unused) != i) return false;
-    }
-    return true;
-  }
-  bool rows_own(index_t y, index_t w) const {
-    if (Rank == 2) return true;
-    for (index_t i = y - w; i <= y + w; ++i) {
-      bool unused = false;
-      if (map_y(i, unused) != i) return false;
-    }
-    return true;
+  bool planes_own(index_t q, index_t w) const { return own_z_[0] + w <= q && q + w < own_z_[1]; }
+  bool rows_own(index_t y, index_t w) const { return Rank == 2 || (own_y_[0] + w <= y && y + w < own_y_[1]); }
+  /// The cells of an axis (n interior) that map(i) sends to themselves: [0, n), widened by
+  /// the ghost layers beside a fixed face (beyond them the face clamps, so the loops end).
+  template <class Map>
+  static void own_interval(index_t n, Map map, index_t* range) {
+    range[0] = 0, range[1] = n;
+    while (map(range[0] - 1) == range[0] - 1) --range[0];
+    while (map(range[1]) == range[1]) ++range[1];
   }
   /// Level 1 reads row y of plane q's points from the input (else from level 0's ring).
   bool level1_from_input(index_t q, index_t y) const { return from_input_ && planes_own(q, r) && rows_own(y, r); }
@@ -251,6 +253,7 @@ class fused_block {
   int k_;
   edge_rules rules_;
   std::vector<T>& ring_;
+  T* base_ = nullptr;  // level 0's first plane slot, row y0 - halo, x = 0: on a cache line
   index_t y0_, y1_;
   index_t nz_ = 0, ny_ = 0, nx_ = 0, pitch_ = 0, halo_ = 0, rows_ = 0, plane_ = 0;
   bool streaming_ = false;  // level k's rows leave by streaming stores (a large output)
@@ -260,6 +263,7 @@ class fused_block {
   index_t ghost_x_[2 * r], ghost_src_[2 * r];
   bool ghost_fixed_[2 * r];
   bool from_input_ = false;  // level 0 is read from the input where the rules map to itself
+  index_t own_z_[2] = {0, 0}, own_y_[2] = {0, 0};  // the planes and rows the rules map to themselves
   index_t input_shift_[npts];  // the points' offsets in the input
 };
 
