@@ -76,6 +76,28 @@ TEST_CASE("view: labelled, zero-initialised, reference-counted, host indexing re
   CHECK(reinterpret_cast<std::uintptr_t>(u.data()) % ts::HostSpace::alignment == 0);
 }
 
+TEST_CASE("HostSpace: large blocks on 2 MiB (huge pages asked), small on 128 B, zeroed; sizes that overflow refused") {
+  using H = ts::HostSpace;
+  const std::size_t sizes[] = {1, 1000, H::huge_from - 8, H::huge_from, H::huge_from + 4093};
+  for (const std::size_t bytes : sizes) {
+    INFO("bytes ", bytes);
+    void* p = H::allocate(bytes, "block");
+    const auto address = reinterpret_cast<std::uintptr_t>(p);
+    CHECK(address % (bytes >= H::huge_from ? H::huge_page : H::alignment) == 0);
+    const auto* b = static_cast<const unsigned char*>(p);
+    bool zero = true;
+    for (std::size_t i = 0; i < bytes; i += 509) zero = zero && b[i] == 0;
+    CHECK((zero && b[bytes - 1] == 0));
+    H::deallocate(p);
+  }
+  try {
+    H::allocate(std::numeric_limits<std::size_t>::max() - 100, "too_big");
+    FAIL("no error");
+  } catch (const ts::allocation_error& e) {
+    CHECK(std::string(e.what()).find("too_big") != std::string::npos);
+  }
+}
+
 TEST_CASE("deep_copy copies ghosts too and rejects mismatched layouts naming both views") {
   ts::View<float, 2> a("a", ts::extents{7, 9}, 2), b("b", a.layout());
   ts::test::fill_random(a, 5);

@@ -11,25 +11,43 @@
 #include <new>
 #include <string>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include "tessera/core/config.hpp"
 #include "tessera/core/errors.hpp"
 
 namespace tessera {
 
 /// Ordinary host memory, aligned to 128 bytes (a cache-line pair; what AVX-512 and
-/// the GPU's 128-byte transactions both like).
+/// the GPU's 128-byte transactions both like). On Linux, allocations of 4 MiB or more
+/// are aligned to 2 MiB and asked for transparent huge pages (madvise, before the first
+/// touch), which kernels that leave THP at "madvise" grant only when asked: a fused host
+/// pass reads several planes 256 KiB apart and writes another, and with 4 KiB pages it
+/// walked the page tables for them (perf/RESULTS.md run 25). A hint: refused, the
+/// memory is ordinary pages.
 struct HostSpace {
   static constexpr const char* name = "HostSpace";
   static constexpr bool host_accessible = true;
   static constexpr std::size_t alignment = 128;
+  static constexpr std::size_t huge_page = std::size_t(2) << 20, huge_from = std::size_t(4) << 20;
 
   static void* allocate(std::size_t bytes, const std::string& label) {
     if (bytes == 0) bytes = alignment;
-    std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
-    void* p = std::aligned_alloc(alignment, rounded);
+    const bool huge = bytes >= huge_from;
+    const std::size_t align = huge ? huge_page : alignment;
+    if (bytes > std::size_t(-1) - align)
+      throw allocation_error("tessera: " + std::to_string(bytes) + " bytes of host memory for view '" + label +
+                             "' overflow the allocation size");
+    std::size_t rounded = (bytes + align - 1) / align * align;
+    void* p = std::aligned_alloc(align, rounded);
     if (!p)
       throw allocation_error("tessera: could not allocate " + std::to_string(bytes) +
                              " bytes of host memory for view '" + label + "'");
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (huge) madvise(p, rounded, MADV_HUGEPAGE);
+#endif
     std::memset(p, 0, rounded);
     return p;
   }

@@ -7,8 +7,8 @@
 // and keeps, per level below k, the last 2r + 1 planes (r the shape's radius) of its strip
 // (widened by the rows the levels above need) in a ring that fits a core's L2. Level 0 is
 // the input read through the edge rules (tessera/core/edge_rules.hpp): in place where they
-// map a row to itself under fixed x faces, else copied into the ring (the copy cost ~15% of
-// a pass, perf/RESULTS.md run 25); level t's plane q is
+// map a row to itself under fixed x faces, else copied into the ring (the copy had cost a
+// fifth of a pass, perf/RESULTS.md run 25); level t's plane q is
 // computed from level t-1's planes q - r .. q + r as soon as the last of them exists, its
 // ghost columns filled by the rules (Dirichlet: the input's ghost cells; periodic and
 // Neumann: the row's own cells, as fill_ghosts would), and level k's rows are written to
