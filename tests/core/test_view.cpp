@@ -76,7 +76,7 @@ TEST_CASE("view: labelled, zero-initialised, reference-counted, host indexing re
   CHECK(reinterpret_cast<std::uintptr_t>(u.data()) % ts::HostSpace::alignment == 0);
 }
 
-TEST_CASE("HostSpace: large blocks on 2 MiB (huge pages asked), small on 128 B, zeroed; sizes that overflow refused") {
+TEST_CASE("HostSpace: large blocks on 2 MiB for huge pages, small ones on 128 B, all zeroed, overflowing sizes refused") {
   using H = ts::HostSpace;
   const std::size_t sizes[] = {1, 1000, H::huge_from - 8, H::huge_from, H::huge_from + 4093};
   for (const std::size_t bytes : sizes) {
