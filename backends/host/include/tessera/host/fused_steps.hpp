@@ -17,8 +17,8 @@
 // k r planes and rows each side that its neighbours also compute.
 //
 // Bytes: one read and one write of the field per pass instead of per step, plus the
-// blocks' halo rows (the output by streaming stores where the sweep would use them, the
-// next plane's input prefetched while level 1 computes: perf/RESULTS.md runs 24-25); the rings
+// blocks' halo rows (the output by streaming stores where the sweep would use them; no
+// software prefetch: five placements of one moved nothing, perf/RESULTS.md run 25); the rings
 // stay in L2 (a full-plane ring, 3.2 MB for 4 steps of a 256^2 fp32 plane, did not: it ran
 // from L3 no faster than a sweep a step, run 12).
 #include <algorithm>
@@ -114,8 +114,7 @@ class fused_block {
   }
 
   void run(index_t z0, index_t z1) {
-    plane_end_ = z1 + index_t(k_) * r;
-    for (index_t p = z0 - index_t(k_) * r; p < plane_end_; ++p) {
+    for (index_t p = z0 - index_t(k_) * r; p < z1 + index_t(k_) * r; ++p) {
       load_level0(p);
       for (int t = 1; t <= k_; ++t) {
         const index_t q = p - index_t(t) * r;
@@ -219,9 +218,6 @@ class fused_block {
           continue;
         }
       }
-      // Level 1 walks the rows as the next plane's level 0 will (p + 1 = q + r + 1): ask
-      // for that plane's input row now, so that it is in cache when read.
-      if (t == 1 && q + r + 1 < plane_end_) prefetch_input_row(q + r + 1, y);
       if (t == 1 && level1_from_input(q, y)) {
         sweep_row_as(last && streaming_, st_, in_.origin + q * in_.stride[0] + row_offset(in_, y), o, input_shift_,
                      nx_);
@@ -242,12 +238,6 @@ class fused_block {
     }
   }
 
-  /// Input row y of plane q (through the edge rules) asked into the cache.
-  void prefetch_input_row(index_t q, index_t y) const {
-    bool unused = false;
-    const T* src = in_.origin + map_z(q, unused) * in_.stride[0] + row_offset(in_, map_y(y, unused));
-    prefetch_range(src, 0, nx_ * static_cast<std::ptrdiff_t>(sizeof(T)));
-  }
   const stencil<S, T>& st_;
   view_accessor<T, Rank> in_, out_;
   int k_;
@@ -257,7 +247,6 @@ class fused_block {
   index_t y0_, y1_;
   index_t nz_ = 0, ny_ = 0, nx_ = 0, pitch_ = 0, halo_ = 0, rows_ = 0, plane_ = 0;
   bool streaming_ = false;  // level k's rows leave by streaming stores (a large output)
-  index_t plane_end_ = 0;   // run's last level-0 plane + 1
   // the ghost columns of a computed row (x), each from column src of the row or, where
   // fixed, of the input's row
   index_t ghost_x_[2 * r], ghost_src_[2 * r];
