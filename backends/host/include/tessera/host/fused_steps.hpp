@@ -281,8 +281,11 @@ void sweep_steps(const parallel& policy, const stencil<S, T>& st, const View<T, 
   } else {
     const edge_rules rules = make_edge_rules<Rank>(bc, in.ghost());
     const index_t nz = in.extents()[0], ny = Rank == 3 ? in.extents()[1] : 1;
-    const index_t strip = Rank == 3 ? std::min(ny, detail::strip_rows<S, T>(in.extents()[Rank - 1], steps)) : 1;
-    const index_t strips = (ny + strip - 1) / strip;
+    // as many strips as rows of strip_rows need, of equal height (128 rows in strips of 118
+    // and 10 recomputed the short one's halo rows as often as the long one's)
+    const index_t most = Rank == 3 ? std::min(ny, detail::strip_rows<S, T>(in.extents()[Rank - 1], steps)) : 1;
+    const index_t strip = (ny + (ny + most - 1) / most - 1) / ((ny + most - 1) / most);
+    const index_t strips = (ny + strip - 1) / strip;  // none empty
     const bool streaming = streams_output(policy, out);  // as the sweep would write `out`
     int threads = 1;
 #if defined(_OPENMP)
