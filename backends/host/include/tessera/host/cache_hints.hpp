@@ -12,6 +12,9 @@
 
 #if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
 #include <emmintrin.h>
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
 #define TESSERA_HOST_STREAMING_STORES 1
 #else
 #define TESSERA_HOST_STREAMING_STORES 0
@@ -42,11 +45,19 @@ inline std::ptrdiff_t elements_to_line(const T* p) {
 template <class T>
 inline void stream_line([[maybe_unused]] T* dst, [[maybe_unused]] const T* src) {
 #if TESSERA_HOST_STREAMING_STORES
+#if defined(__AVX__)  // a line in two 32-byte stores (1.02x for a fused host pass, RESULTS run 25)
+  if constexpr (std::is_same_v<T, float>) {
+    for (int i = 0; i < 16; i += 8) _mm256_stream_ps(dst + i, _mm256_load_ps(src + i));
+  } else if constexpr (std::is_same_v<T, double>) {
+    for (int i = 0; i < 8; i += 4) _mm256_stream_pd(dst + i, _mm256_load_pd(src + i));
+  }
+#else
   if constexpr (std::is_same_v<T, float>) {
     for (int i = 0; i < 16; i += 4) _mm_stream_ps(dst + i, _mm_load_ps(src + i));
   } else if constexpr (std::is_same_v<T, double>) {
     for (int i = 0; i < 8; i += 2) _mm_stream_pd(dst + i, _mm_load_pd(src + i));
   }
+#endif
 #endif
 }
 
