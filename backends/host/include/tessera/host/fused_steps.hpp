@@ -302,7 +302,10 @@ void sweep_steps(const parallel& policy, const stencil<S, T>& st, const View<T, 
 #pragma omp parallel num_threads(threads)
     {
       thread_local std::vector<T> ring;  // reused by the thread's later blocks and passes
-#pragma omp for schedule(static)
+      // blocks handed out as threads come free: on a shared machine two cores run at
+      // different speeds (6% apart on the build VM), and a static split left the faster
+      // waiting at the pass's end (dynamic: 1.04-1.10x, perf/RESULTS.md run 25)
+#pragma omp for schedule(dynamic, 1)
       for (index_t b = 0; b < slabs * strips; ++b) {
         const index_t slab = b / strips, s = b % strips;
         const index_t z0 = nz * slab / slabs, z1 = nz * (slab + 1) / slabs;
