@@ -208,14 +208,14 @@ class fused_block {
       ring_shift[K] = (slot_of(q + dz) - slot) * plane_ + dy * pitch_ + dx;
     });
     const bool last = t == k_;
-    // the rows' pointers advance by a pitch a row: the ring's planes, the output's and the
-    // input's (whose rows hold the ghost columns of fixed x faces)
+    // the rows' pointers advance by a pitch a row (the ring's and the output's)
     T* o = last ? out_.origin + q * out_.stride[0] + row_offset(out_, ya) : row(t, q, ya);
     const index_t o_pitch = last ? (Rank == 3 ? out_.stride[1] : 0) : pitch_;
     const T* centre = row(t - 1, q, ya);
-    const T* in_row = in_.origin + mz * in_.stride[0] + row_offset(in_, ya);
-    const index_t in_pitch = Rank == 3 ? in_.stride[1] : 0;
-    for (index_t y = ya; y < yb; ++y, o += o_pitch, centre += pitch_, in_row += in_pitch) {
+    for (index_t y = ya; y < yb; ++y, o += o_pitch, centre += pitch_) {
+      // the input's row y of plane mz, where it is one (the rules map y to itself): level 1
+      // reads it in place, and its ghost cells are those of fixed x faces
+      const T* const in_row = rows_own(y, 0) ? in_.origin + mz * in_.stride[0] + row_offset(in_, y) : nullptr;
       if (Rank == 3 && (y < 0 || y >= ny_)) {
         bool fixed_row = false;
         map_y(y, fixed_row);
@@ -231,7 +231,7 @@ class fused_block {
       }
       if (last) continue;
       // ghost columns: the input's beyond a fixed x face, else the row's own cell
-      const T* src = rows_own(y, 0) ? in_row : nullptr;  // the input's own row y
+      const T* src = in_row;
       for (int c = 0; c < 2 * r; ++c) {
         if (ghost_fixed_[c]) {
           if (!src) src = in_.origin + mz * in_.stride[0] + row_offset(in_, map_y(y, unused));
