@@ -43,11 +43,10 @@ struct parallel {
   int num_threads = 0;
   stores store = stores::automatic;
   /// Time steps iterate fuses per pass under boundary conditions (fused_steps.hpp); 0 or
-  /// 1: a sweep a step. Off by default: on the 2-core build VM it gains 10-50% over a
-  /// sweep a step, no more than the VM's run-to-run noise (7-point 256^3 with the native
-  /// ISA, perf/RESULTS.md runs 23 and 24: fp32 fused 0.80-1.29x of the copy floor against
-  /// 0.71-0.79x a sweep a step; each level of a pass costs ~1.8x an in-cache sweep, and
-  /// the pass's own read and write of the field overlap its levels only in part).
+  /// 1: a sweep a step. Off by default (a sweep a step is what every other host path and
+  /// the tests' references do); 4 is the measured best on the 2-core build VM: 7-point
+  /// 256^3 fp32 at 1.51-1.65x of the copy floor against 0.94-1.04x for one sweep, fp64
+  /// 1.47-1.87x (perf/RESULTS.md run 25; 3 to 8 steps within 7% of 4).
   int fuse = 0;
   static std::string name() { return "host:parallel"; }
   template <class Space>
