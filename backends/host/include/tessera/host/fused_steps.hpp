@@ -187,10 +187,7 @@ class fused_block {
     bool unused = false;
     const T* src = in_.origin + mz * in_.stride[0] + row_offset(in_, map_y(y, unused));
     std::copy(src, src + nx_, dst);
-    for (index_t j = 1; j <= r; ++j) {
-      dst[-j] = src[map_x(-j, unused)];
-      dst[nx_ - 1 + j] = src[map_x(nx_ - 1 + j, unused)];
-    }
+    for (int c = 0; c < 2 * r; ++c) dst[ghost_x_[c]] = src[ghost_src_[c]];  // the rules' x sources
   }
 
   /// Level t's rows [ya, yb) of plane q from level t - 1 (level k: into the output), each
