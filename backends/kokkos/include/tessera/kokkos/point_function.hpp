@@ -9,6 +9,7 @@
 // function (its staging, loops, strides and stores).
 #include <Kokkos_Core.hpp>
 
+#include <array>
 #include <cstddef>
 #include <utility>
 
@@ -19,14 +20,23 @@
 namespace tessera::kokkos {
 namespace detail {
 
+/// Every Kokkos view here is constructed from a staged view, never default-constructed
+/// and then assigned: with GCC 12 and Kokkos 4.6 (the mdspan-based View), destroying a
+/// default-constructed Kokkos::View dereferences a null allocation record (a segfault
+/// in SharedAllocationRecord::decrement; CI runs the point-function suites against that
+/// Kokkos, .ci/run).
 template <class F, class T, int Rank, std::size_t NI, std::size_t NO>
 struct point_functor {
-  using KVin = typename kview<const T, staged_rank<Rank>>::type;
-  using KVout = typename kview<T, staged_rank<Rank>>::type;
+  using KV = typename kview<T, staged_rank<Rank>>::type;
   F fn;
-  KVin in[NI];
-  KVout out[NO];
+  KV in[NI];
+  KV out[NO];
   int g_in[NI];
+
+  template <std::size_t... I, std::size_t... J>
+  point_functor(const F& f, const std::array<KV, NI>& staged_in, const std::array<KV, NO>& staged_out,
+                std::index_sequence<I...>, std::index_sequence<J...>)
+      : fn(f), in{staged_in[I]...}, out{staged_out[J]...}, g_in{F::reach_type::radius[I]...} {}
 
   /// The window on staged input I at (z, y, x): its element's address in the Kokkos view
   /// and the view's own strides (LayoutRight: the last axis contiguous).
@@ -84,19 +94,15 @@ template <point_function_type F, class T, int Rank, class Space, std::size_t NI,
 void sweep(const mdrange& p, const F& fn, const input_fields<T, Rank, Space, NI>& in,
            const output_fields<T, Rank, Space, NO>& out) {
   ensure_initialized();
-  using R = typename F::reach_type;
-  constexpr int SR = detail::staged_rank<Rank>;
-  using KV = typename detail::kview<T, SR>::type;
   using functor = detail::point_functor<F, T, Rank, NI, NO>;
+  using KV = typename functor::KV;
   const auto& n = in[0].extents();
-  functor f{fn, {}, {}, {}};
   // Inputs: interior plus the halo the function reads of that field. Outputs: interior
   // only (halo 0), copied back into the tessera views' interiors.
-  for (std::size_t i = 0; i < NI; ++i) {
-    f.in[i] = detail::stage_input<KV>(in[i], R::radius[i]);
-    f.g_in[i] = R::radius[i];
-  }
-  for (std::size_t j = 0; j < NO; ++j) f.out[j] = detail::make_kview<KV>(out[j].label() + "_kokkos_out", n, 0);
+  const functor f = [&]<std::size_t... I, std::size_t... J>(std::index_sequence<I...> is, std::index_sequence<J...> js) {
+    return functor(fn, std::array<KV, NI>{detail::stage_input<KV>(in[I], F::reach_type::radius[I])...},
+                   std::array<KV, NO>{detail::make_kview<KV>(out[J].label() + "_kokkos_out", n, 0)...}, is, js);
+  }(std::make_index_sequence<NI>{}, std::make_index_sequence<NO>{});
 
   detail::parallel_for_interior<Rank>("tessera::kokkos::point_function", p, n, f);
 
