@@ -40,9 +40,16 @@ TEST_CASE("fill_ghosts: bad boundary conditions are rejected with the view and t
   ts::View<float, 2> w("w", ts::extents{8, 8}, 1);
   CHECK_THROWS_WITH_AS(ts::fill_ghosts(w, half), doctest::Contains("periodic on one face only"),
                        ts::invalid_argument_error);
-  // Dirichlet needs no interior to copy from: a 1-cell axis with ghost 2 is fine
+  // Dirichlet reflects g - 1 layers beyond the wall: a 1-cell axis takes ghost 2, not 3
+  v(0, 0) = 0.25f;
   CHECK_NOTHROW(ts::fill_ghosts(v, ts::boundary_conditions<2>::uniform(ts::boundary::dirichlet(1))));
-  CHECK(v(-2, -2) == 1.f);
+  CHECK(v(-1, 0) == 1.f);
+  CHECK(v(-2, 0) == 1.75f);  // 2 * 1 - u(0, 0)
+  ts::View<float, 2> w3("thin3", ts::extents{1, 8}, 3);
+  const auto walls = ts::boundary_conditions<2>::uniform(ts::boundary::dirichlet(1));
+  CHECK_THROWS_WITH_AS(ts::fill_ghosts(w3, walls), doctest::Contains("'thin3'"), ts::invalid_argument_error);
+  CHECK_THROWS_WITH_AS(ts::fill_ghosts(w3, walls), doctest::Contains("reflects the 2 layer(s) beyond the wall"),
+                       ts::invalid_argument_error);
 }
 
 TEST_CASE("iterate: zero steps returns u untouched, negative steps and aliasing are rejected") {

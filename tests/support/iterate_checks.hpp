@@ -114,8 +114,10 @@ void check_fill_rules() {
   View<double, 2, HostSpace> r("r", h.layout());
   deep_copy(r, v);
   // expected: axis 0 first, then axis 1 over the padded range of axis 0
+  // Dirichlet: the wall (row -1) holds the value, row -2 its reflection 2v - u(0)
   auto axis0 = [&](index_t y, index_t x) -> double {
-    if (y < 0) return 2.5;
+    if (y == -1) return 2.5;
+    if (y < -1) return 2 * 2.5 - interior(-2 - y, x);
     if (y >= n[0]) return interior(2 * n[0] - 1 - y, x);
     return interior(y, x);
   };
@@ -126,8 +128,44 @@ void check_fill_rules() {
   int bad = 0;
   for_each_point<2>(n, 2, [&](index_t y, index_t x) { bad += !(r(y, x) == expect(y, x)); });
   CHECK(bad == 0);
-  CHECK(r(-2, -2) == 2.5);
+  CHECK(r(-1, -2) == 2.5);
+  CHECK(r(-2, -2) == 5.0 - interior(0, n[1] - 2));
   CHECK(r(6, 8) == interior(3, 1));  // mirrored row 3, periodic column 1
+
+  // Dirichlet walls on both axes, ghost 3: each corner cell reflected about two walls (the
+  // later axis' rule applied to what the earlier one wrote), against a fill written out
+  // face by face here
+  const extents<2> m{6, 5};
+  View<double, 2, HostSpace> h2("walls", m, 3);
+  fill_random(h2, 4);
+  boundary_conditions<2> walls;
+  walls.set(0, boundary::dirichlet(1.5), boundary::dirichlet(-0.5));
+  walls.set(1, boundary::dirichlet(0.25), boundary::neumann());
+  auto e = create_mirror_copy(h2);
+  auto rule = [&](index_t i, index_t len, const boundary& b, auto read) -> double {
+    const index_t wall = i < 0 ? -1 : len;
+    if (b.kind == boundary_kind::neumann) return read(i < 0 ? -1 - i : 2 * len - 1 - i);
+    return i == wall ? b.value : 2 * b.value - read(2 * wall - i);
+  };
+  for (index_t y = -3; y < m[0] + 3; ++y)  // axis 0 over the interior columns
+    for (index_t x = 0; x < m[1]; ++x)
+      if (y < 0 || y >= m[0])
+        e(y, x) = rule(y, m[0], walls.faces[y < 0 ? 0 : 1], [&](index_t s) { return double(e(s, x)); });
+  for (index_t y = -3; y < m[0] + 3; ++y)  // axis 1 over every row
+    for (index_t x = -3; x < m[1] + 3; ++x)
+      if (x < 0 || x >= m[1])
+        e(y, x) = rule(x, m[1], walls.faces[x < 0 ? 2 : 3], [&](index_t s) { return double(e(y, s)); });
+  auto v2 = on_space<double, 2, Space>(h2, "walls_d");
+  fill_ghosts(v2, walls);
+  View<double, 2, HostSpace> r2("r2", h2.layout());
+  deep_copy(r2, v2);
+  bad = 0;
+  for_each_point<2>(m, 3, [&](index_t y, index_t x) { bad += !(r2(y, x) == e(y, x)); });
+  CHECK(bad == 0);
+  CHECK(r2(-1, 2) == 1.5);  // the walls hold their values
+  CHECK(r2(m[0], 2) == -0.5);
+  CHECK(r2(2, -1) == 0.25);
+  CHECK(r2(-3, -3) == 2 * 0.25 - (2 * 1.5 - double(h2(1, 1))));  // two reflections
 }
 
 /// Fills of random cases in 1D, 2D and 3D (extents from 1 to 9 per axis, ghost widths 1

@@ -3,11 +3,13 @@
 // The host fills the slabs of core/boundary.hpp (ghost_slab) axis by axis, so edges and
 // corners take the later axis' rule. The device computes that result directly, which
 // frees it of the order: a ghost cell's last writer is the fill of its highest axis whose
-// coordinate is a ghost, and that fill writes the face's Dirichlet value, or copies the
-// cell whose coordinate on that axis is mapped into the interior (ghost_source), whose
-// own value the earlier axes gave it. So, from the highest axis down: a ghost coordinate
-// on a Dirichlet face gives the value, one on a copying face is mapped into the interior,
-// and when no ghost coordinate is left the interior cell is read. Every cell reads only
+// coordinate is a ghost, and that fill writes the face's Dirichlet value (on the wall), or
+// takes the cell whose coordinate on that axis is mapped into the interior (ghost_source),
+// whose own value the earlier axes gave it: copied, or reflected about a Dirichlet wall
+// (2v - u). So, from the highest axis down: a wall coordinate gives the value, any other
+// ghost coordinate is mapped into the interior (a reflection noted), and when no ghost
+// coordinate is left the interior cell is read; the noted reflections then apply from the
+// lowest axis up, the order and rounding of the host's fills. Every cell reads only
 // interior cells, which no fill writes: the slabs of all faces run at once, with no race,
 // and the result equals the host's cell by cell (tests/cuda: fills against host fills).
 //
@@ -68,14 +70,20 @@ __global__ void fill_faces(const __grid_constant__ view_accessor<T, Rank> a,
       for (int e = 0; e < Rank; ++e) cell += c[e] * a.stride[e];
       bool fixed = false;
       T value{};
+      double wall[Rank];     // the wall value of each axis whose coordinate was reflected
+      bool reflected[Rank];  // (a Dirichlet face, beyond the wall)
 #pragma unroll
       for (int e = Rank - 1; e >= 0; --e) {  // the highest ghost axis wrote last
+        reflected[e] = false;
         if (fixed || (c[e] >= 0 && c[e] < a.n[e])) continue;
         const boundary& b = bc.faces[2 * e + (c[e] < 0 ? 0 : 1)];
-        if (b.kind == boundary_kind::dirichlet)
+        if (b.kind == boundary_kind::dirichlet && tessera::detail::on_wall(c[e], a.n[e])) {
           fixed = true, value = static_cast<T>(b.value);
-        else
+        } else {
+          reflected[e] = b.kind == boundary_kind::dirichlet;
+          wall[e] = b.value;
           c[e] = tessera::detail::ghost_source(c[e], a.n[e], b.kind);
+        }
       }
       if (!fixed) {
         index_t from = 0;
@@ -83,6 +91,9 @@ __global__ void fill_faces(const __grid_constant__ view_accessor<T, Rank> a,
         for (int e = 0; e < Rank; ++e) from += c[e] * a.stride[e];
         value = a.origin[from];
       }
+#pragma unroll
+      for (int e = 0; e < Rank; ++e)
+        if (reflected[e]) value = tessera::detail::reflect_about_wall(wall[e], value);
       a.origin[cell] = value;
     }
   }

@@ -73,16 +73,19 @@ __global__ void copy_shifted(T* origin, index_t s0, index_t s1, index_t s2, box3
 }
 
 /// The boundary condition b of face (axis v, side) on the cells of box (its ghost
-/// layers on that face): Dirichlet writes the value, periodic and Neumann copy from
-/// detail::ghost_source, as every other fill does.
+/// layers on that face): Dirichlet writes the value on the wall and reflects about it
+/// beyond, periodic and Neumann copy from detail::ghost_source, as every other fill does.
 template <class T>
 __global__ void fill_box(T* origin, index_t s0, index_t s1, index_t s2, box3 b, int v, index_t nv, boundary bc) {
   const index_t sv = v == 0 ? s0 : v == 1 ? s1 : s2;
   for_each_cell(s0, s1, s2, b, [&](index_t off, index_t, const index_t* i) {
-    if (bc.kind == boundary_kind::dirichlet)
+    const bool dirichlet = bc.kind == boundary_kind::dirichlet;
+    if (dirichlet && tessera::detail::on_wall(i[v], nv)) {
       origin[off] = static_cast<T>(bc.value);
-    else
-      origin[off] = origin[off + (tessera::detail::ghost_source(i[v], nv, bc.kind) - i[v]) * sv];
+      return;
+    }
+    const T x = origin[off + (tessera::detail::ghost_source(i[v], nv, bc.kind) - i[v]) * sv];
+    origin[off] = dirichlet ? tessera::detail::reflect_about_wall(bc.value, x) : x;
   });
 }
 

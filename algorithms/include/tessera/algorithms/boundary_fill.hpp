@@ -30,6 +30,12 @@ void check_boundary_conditions(const View<T, Rank, Space>& v, const boundary_con
                                    std::to_string(d) + " copies " + std::to_string(v.ghost()) +
                                    " interior layers but the axis has " + std::to_string(v.extents()[d]) +
                                    "; use a ghost width <= the extent, or Dirichlet there");
+    // Dirichlet: the wall layer holds the value, each layer beyond reflects an interior one
+    if (v.ghost() - 1 > v.extents()[d])
+      throw invalid_argument_error("tessera::fill_ghosts(" + v.describe() + "): a Dirichlet fill of axis " +
+                                   std::to_string(d) + " reflects the " + std::to_string(v.ghost() - 1) +
+                                   " layer(s) beyond the wall from as many interior layers, but the axis has " +
+                                   std::to_string(v.extents()[d]) + "; use a ghost width <= the extent + 1");
   }
 }
 

@@ -6,18 +6,21 @@
 // step. Returns the view that holds the result: u after an even number of steps,
 // scratch after an odd one.
 //
-// When every face is Dirichlet the ghosts hold constants and no sweep writes a ghost
-// cell (apply's contract), so each of the two views is filled once, and again only after
-// the callback has had the field (it may have written its ghosts): the per-step fills of
-// a Dirichlet problem cost nothing.
+// When every face is Dirichlet and the stencil reads no further than the wall (its reach
+// is 1: ghosts_read_are_constant), the ghosts it reads hold constants and no sweep writes
+// a ghost cell (apply's contract), so each of the two views is filled once, and again only
+// after the callback has had the field (it may have written its ghosts): the per-step
+// fills of a Dirichlet problem cost nothing. Where the field is handed out (the callback,
+// the result) its ghosts are filled from it, the layers beyond a wall included.
 //
 // Policies whose backend fuses time steps (the customisation points fused_steps and
 // sweep_steps, found by argument-dependent lookup on the policy, as apply finds sweep:
 // cuda::temporal_blocking, and automatic where its fusion table says so;
 // tessera/cuda/sweep_steps.hpp) run several steps per pass, the
 // boundary conditions applied inside the pass: then Dirichlet ghosts are filled once per
-// view (and after a callback), periodic and Neumann ghosts only where the field is handed
-// out (to the callback, and at the end). The passes between two callbacks are split so
+// view (and after a callback) where the stencil reads only the walls, before every pass
+// where it reads beyond them (such passes fuse one step), and periodic and Neumann ghosts
+// only where the field is handed out (to the callback, and at the end). The passes between two callbacks are split so
 // that their number has the parity of the steps: the result lands in the same view as
 // with one sweep per step.
 //
@@ -85,31 +88,45 @@ concept fuses_steps = requires(const Policy& p, const stencil<S, T>& st, const V
 
 namespace detail {
 
-/// True when the conditions leave some ghost cell a constant: Dirichlet faces.
+/// True when the conditions have a Dirichlet face: the only ghosts a fused pass reads from
+/// memory (it maps periodic and Neumann faces itself).
 template <int Rank>
 bool has_dirichlet_face(const std::optional<boundary_conditions<Rank>>& bc) {
   return bc && std::any_of(bc->faces.begin(), bc->faces.end(),
                            [](const boundary& f) { return f.kind == boundary_kind::dirichlet; });
 }
 
-/// Fills the ghosts of u or of scratch under bc the first time either is asked for, and
-/// again after forget() (a callback may have written them): for ghosts that hold
-/// constants (Dirichlet faces), which no sweep writes.
+/// Fills the ghosts of u or of scratch under bc before a sweep or pass reads them: once
+/// per view where the ghosts it reads hold constants (Dirichlet walls, `constant`), which
+/// no sweep writes, and again after forget() (a callback may have written them); every
+/// time otherwise. handout() fills a view that leaves the loop (to a callback, or as the
+/// result) whole, the layers beyond a wall included.
 template <class T, int Rank, class Space>
-class fill_once {
+class ghost_filler {
  public:
-  fill_once(const View<T, Rank, Space>& u, const std::optional<boundary_conditions<Rank>>& bc) : u_(u), bc_(bc) {}
-  void operator()(const View<T, Rank, Space>& v) {
+  ghost_filler(const View<T, Rank, Space>& u, const std::optional<boundary_conditions<Rank>>& bc, bool constant)
+      : u_(u), bc_(bc), constant_(constant) {}
+  template <class... Stream>
+  void operator()(const View<T, Rank, Space>& v, Stream... stream) {
+    if (!bc_) return;
+    if (!constant_) return fill_ghosts(v, *bc_, stream...);
     bool& filled = v.data() == u_.data() ? u_filled_ : scratch_filled_;
     if (filled) return;
-    fill_ghosts(v, *bc_);
+    fill_ghosts(v, *bc_, stream...);
     filled = true;
   }
+  void handout(const View<T, Rank, Space>& v) {
+    if (!bc_) return;
+    if (constant_ && v.ghost() <= 1) return (*this)(v);  // the walls are the whole layer
+    fill_ghosts(v, *bc_);
+  }
   void forget() { u_filled_ = scratch_filled_ = false; }
+  bool constant() const { return constant_; }
 
  private:
   const View<T, Rank, Space>& u_;
   const std::optional<boundary_conditions<Rank>>& bc_;
+  bool constant_ = false;
   bool u_filled_ = false, scratch_filled_ = false;
 };
 
@@ -122,7 +139,7 @@ View<T, Rank, Space> iterate_fused(const Policy& policy, const stencil<S, T>& st
   check_sweep_arguments(st, scratch, u, Policy::name());
   View<T, Rank, Space> cur = u, next = scratch;
   const bool reads_ghosts = has_dirichlet_face(opt.boundary);  // the only ghosts a pass reads
-  fill_once<T, Rank, Space> fill_constants(u, opt.boundary);
+  ghost_filler<T, Rank, Space> fill(u, opt.boundary, !reads_beyond_dirichlet_wall(opt.boundary, shape_traits<S>::radius));
   const bool calls_back = opt.every > 0 && opt.callback;
   int done = 0;
   while (done < steps) {
@@ -130,7 +147,7 @@ View<T, Rank, Space> iterate_fused(const Policy& policy, const stencil<S, T>& st
     int passes = (segment + k - 1) / k;
     if ((segment - passes) % 2 != 0) ++passes;  // <= segment: k >= 2 leaves room, k = 1 matches
     for (int i = 0; i < passes; ++i) {
-      if (reads_ghosts) fill_constants(cur);
+      if (reads_ghosts) fill(cur);
       if (cur.size() > 0)  // an empty interior has nothing to write (as apply)
         sweep_steps(policy, st, cur, next, segment / passes + (i < segment % passes ? 1 : 0), opt.boundary);
       std::swap(cur, next);
@@ -139,7 +156,7 @@ View<T, Rank, Space> iterate_fused(const Policy& policy, const stencil<S, T>& st
     if (calls_back && done % opt.every == 0 && done < steps) {
       if (opt.boundary) fill_ghosts(cur, *opt.boundary);
       opt.callback(done, cur);
-      fill_constants.forget();  // the callback may have written ghost cells
+      fill.forget();  // the callback may have written ghost cells
     }
   }
   if (opt.boundary) fill_ghosts(cur, *opt.boundary);
@@ -167,14 +184,9 @@ View<T, Rank, Space> iterate(const Policy& policy, const stencil<S, T>& st, cons
     if (k >= 1) return detail::iterate_fused(policy, st, u, scratch, steps, opt, k);
   }
   View<T, Rank, Space> cur = u, next = scratch;
-  const bool constant_ghosts = all_faces_dirichlet(opt.boundary);
-  detail::fill_once<T, Rank, Space> fill_constants(u, opt.boundary);
+  detail::ghost_filler<T, Rank, Space> fill(u, opt.boundary,
+                                            ghosts_read_are_constant(opt.boundary, shape_traits<S>::radius));
   // `stream...`: none, or the stream a step graph records on
-  auto fill = [&](const View<T, Rank, Space>& v, auto... stream) {
-    if (!opt.boundary) return;
-    if (constant_ghosts) fill_constants(v);
-    else fill_ghosts(v, *opt.boundary, stream...);
-  };
   auto step = [&](auto... stream) {
     fill(cur, stream...);
     apply(policy, st, cur, next, stream...);
@@ -199,9 +211,9 @@ View<T, Rank, Space> iterate(const Policy& policy, const stencil<S, T>& st, cons
       // first-use work (automatic's tuner, which synchronises) runs outside a capture.
       if constexpr (requires { replay_steps(Space{}, 1, detail::record_nothing{}); }) {
         if (try_graphs && k > 0 && stop - k >= 2 * detail::graph_block_steps && graphs_for(stop - k)) {
-          if (constant_ghosts) {  // filled before, not inside the graph
-            fill_constants(cur);
-            fill_constants(next);
+          if (fill.constant()) {  // filled before, not inside the graph
+            fill(cur);
+            fill(next);
           }
           const View<T, Rank, Space> first = cur, second = next;
           const int blocks = (stop - k) / detail::graph_block_steps;
@@ -220,12 +232,12 @@ View<T, Rank, Space> iterate(const Policy& policy, const stencil<S, T>& st, cons
       ++k;
     }
     if (calls_back && k % opt.every == 0 && k < steps) {
-      fill(cur);
+      fill.handout(cur);
       opt.callback(k, cur);
-      fill_constants.forget();  // the callback may have written ghost cells
+      fill.forget();  // the callback may have written ghost cells
     }
   }
-  fill(cur);
+  fill.handout(cur);
   if (opt.every > 0 && opt.callback && steps > 0 && steps % opt.every == 0) opt.callback(steps, cur);
   synchronize(Space{});  // the space's backend: asynchronous errors surface here
   return cur;

@@ -1,6 +1,14 @@
 #pragma once
 // Boundary conditions as fills of the ghost layer, per face, between sweeps:
-//   dirichlet(v)  every ghost cell of the face holds v
+//   dirichlet(v)  u = v on the wall, which is the first ghost layer (u(-1) = u(n) = v: a
+//                 vertex-centred grid whose interior point i lies at (i + 1) h); the layers
+//                 beyond it hold the odd reflection of the interior about the wall,
+//                 u(-1 - k) = 2v - u(-1 + k) and u(n + k) = 2v - u(n - k), so that a
+//                 stencil wider than one point sees a field that crosses v at the wall with
+//                 its odd-order terms intact (the method of images: exact for solutions
+//                 whose even derivatives vanish on the wall, as those of the heat and
+//                 Laplace equations with constant wall values do). With every layer set to
+//                 v instead, a 4th-order Laplacian next to the wall lost all order.
 //   periodic      ghost cells copy the interior from the opposite side: u(-k) = u(n - k)
 //   neumann       zero gradient by mirroring about the face: u(-k) = u(k - 1),
 //                 u(n - 1 + k) = u(n - k)  (a centred difference across the face is 0)
@@ -47,9 +55,7 @@ struct boundary_conditions {
   }
 };
 
-/// True when there are conditions and every face is Dirichlet: then every ghost cell a fill
-/// writes holds a constant that no sweep writes, so stepping loops fill each view once
-/// (iterate, mpi::iterate) instead of once a step.
+/// True when there are conditions and every face is Dirichlet.
 template <int Rank>
 constexpr bool all_faces_dirichlet(const std::optional<boundary_conditions<Rank>>& bc) {
   if (!bc) return false;
@@ -58,12 +64,46 @@ constexpr bool all_faces_dirichlet(const std::optional<boundary_conditions<Rank>
   return true;
 }
 
+/// True when every ghost cell that a sweep reading `reach` points away reads under bc holds
+/// a constant: every face Dirichlet and a reach of at most 1, so that the sweep reads only
+/// the walls (the first ghost layer, which holds the faces' values; the layers beyond it
+/// reflect the interior, and corners within one layer of a wall hold that wall's value).
+/// Stepping loops then fill each view once (iterate, mpi::iterate) instead of once a step.
+template <int Rank>
+constexpr bool ghosts_read_are_constant(const std::optional<boundary_conditions<Rank>>& bc, int reach) {
+  return reach <= 1 && all_faces_dirichlet(bc);
+}
+
+/// True when bc has a Dirichlet face whose layers beyond the wall a sweep reading `reach`
+/// points away reads: those cells change with the interior, so a fused pass cannot hold
+/// them fixed across its steps.
+template <int Rank>
+constexpr bool reads_beyond_dirichlet_wall(const std::optional<boundary_conditions<Rank>>& bc, int reach) {
+  if (!bc || reach <= 1) return false;
+  for (const auto& f : bc->faces)
+    if (f.kind == boundary_kind::dirichlet) return true;
+  return false;
+}
+
 namespace detail {
 /// For ghost coordinate i on an axis of n interior points (i < 0 or i >= n), the
-/// interior coordinate a periodic or mirrored fill copies from.
+/// interior coordinate a periodic or mirrored fill copies from, or (Dirichlet, i beyond
+/// the wall: on_wall false) the coordinate whose value it reflects about the wall.
 TESSERA_HD constexpr index_t ghost_source(index_t i, index_t n, boundary_kind kind) {
   if (kind == boundary_kind::periodic) return i < 0 ? i + n : i - n;
-  return i < 0 ? -1 - i : 2 * n - 1 - i;  // neumann: mirror about the face
+  if (kind == boundary_kind::neumann) return i < 0 ? -1 - i : 2 * n - 1 - i;  // mirror about the face
+  return i < 0 ? -2 - i : 2 * n - i;  // dirichlet: reflect about the wall cell (-1 or n)
+}
+
+/// Whether ghost coordinate i (on an axis of n interior points) is the wall of a
+/// Dirichlet face: the first ghost layer, which holds the face's value.
+TESSERA_HD constexpr bool on_wall(index_t i, index_t n) { return i == -1 || i == n; }
+
+/// A Dirichlet fill's value at a ghost cell beyond the wall: the odd reflection
+/// 2 v - u(reflected cell), in T as every backend computes it.
+template <class T>
+TESSERA_HD constexpr T reflect_about_wall(double wall_value, T reflected) {
+  return T(2) * static_cast<T>(wall_value) - reflected;
 }
 
 /// The box [lo, hi) of ghost cells that the fill of face (d, side) writes, the faces

@@ -8,7 +8,10 @@
 //   fixed   the cell keeps its value at every level: Dirichlet faces, and every face of a
 //           sweep without boundary conditions (sweeps never write ghost cells). Read as it
 //           is in the input's ghost layer (reads beyond it are clamped into it; no interior
-//           result depends on them).
+//           result depends on them). A Dirichlet face's wall holds its value at every
+//           level, but the layers beyond it reflect the interior (core/boundary.hpp): a
+//           stencil that reads past the wall may fuse one step only, which reads the
+//           layers a fill wrote.
 //   wrap    periodic: coordinate i reads interior i mod n. The stencil computed on wrapped
 //           data is the wrapped result (translation invariance), so every level stays
 //           periodic with no fill.
@@ -129,11 +132,12 @@ bool mirror_symmetric(const stencil<S, T>& st, const std::optional<boundary_cond
 /// True when a pass fusing several steps of st under bc equals as many fills and sweeps:
 /// conditions are given (without them each sweep reads its input view's own ghosts, which
 /// alternate between the two views step by step, while a pass holds one view's for all its
-/// steps) and every axis with a Neumann face has mirrored coefficients. One step a pass is
-/// exact for any stencil.
+/// steps), every axis with a Neumann face has mirrored coefficients, and the stencil reads
+/// no Dirichlet ghost beyond the wall (those reflect the interior of each step). One step
+/// a pass is exact for any stencil.
 template <class S, class T>
 bool several_steps_exact(const stencil<S, T>& st, const std::optional<boundary_conditions<S::rank>>& bc) {
-  return bc.has_value() && mirror_symmetric(st, bc);
+  return bc.has_value() && mirror_symmetric(st, bc) && !reads_beyond_dirichlet_wall(bc, shape_traits<S>::radius);
 }
 
 }  // namespace tessera

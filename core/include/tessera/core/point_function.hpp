@@ -112,9 +112,29 @@ constexpr point_function<reach<R...>, F> pointwise(reach<R...>, F f) {
   return {f};
 }
 
-/// A point function: a trivially copyable callable that names its reach.
+namespace detail {
+/// Whether a callable travels by value into kernels and loops: trivially copyable, or, in
+/// a translation unit compiled by nvcc with --extended-lambda (a .cu file, or any file built
+/// by Kokkos' nvcc_wrapper), a __host__ __device__ lambda. nvcc turns such a lambda into an
+/// __nv_hdl_wrapper_t, which is not trivially copyable when it captures anything, though
+/// kernels take it by value (as Kokkos' KOKKOS_LAMBDA).
 template <class F>
-concept point_function_type = std::is_trivially_copyable_v<F> && requires {
+constexpr bool copies_by_value() {
+#if defined(__CUDACC_EXTENDED_LAMBDA__)
+  if constexpr (__nv_is_extended_host_device_lambda_closure_type(F)) return true;
+#endif
+  return std::is_trivially_copyable_v<F>;
+}
+template <class F>
+struct travels_by_value : std::bool_constant<copies_by_value<F>()> {};
+template <class Reach, class F>
+struct travels_by_value<point_function<Reach, F>> : travels_by_value<F> {};
+}  // namespace detail
+
+/// A point function: a callable that names its reach and travels by value (trivially
+/// copyable, or a __host__ __device__ lambda in a CUDA translation unit).
+template <class F>
+concept point_function_type = detail::travels_by_value<F>::value && requires {
   typename F::reach_type;
   requires detail::is_reach<typename F::reach_type>::value;
 };

@@ -33,13 +33,17 @@ void fill_ghost_face(HostSpace, const view_accessor<T, Rank>& a, const boundary&
   for (index_t i0 = lo[0]; i0 < hi[0]; ++i0)
     for (index_t i1 = lo[1]; i1 < hi[1]; ++i1) {
       T* const line = a.origin + i0 * stride[0] + i1 * stride[1];
-      if (dirichlet) {
-        for (index_t i2 = lo[2]; i2 < hi[2]; ++i2) line[i2 * stride[2]] = value;
-        continue;
-      }
       const T* const from = a.origin + source(0, i0) * stride[0] + source(1, i1) * stride[1];
-      if (v == 2) {
-        for (index_t i2 = lo[2]; i2 < hi[2]; ++i2) line[i2 * stride[2]] = from[source(2, i2) * stride[2]];
+      if (v == 2) {  // the face crosses the line: each cell by its own coordinate
+        for (index_t i2 = lo[2]; i2 < hi[2]; ++i2)
+          line[i2 * stride[2]] = !dirichlet                  ? from[source(2, i2) * stride[2]]
+                                 : detail::on_wall(i2, n[2]) ? value
+                                                             : detail::reflect_about_wall(b.value, from[source(2, i2) * stride[2]]);
+      } else if (dirichlet && detail::on_wall(v == 0 ? i0 : i1, n[v])) {  // a line of the wall
+        for (index_t i2 = lo[2]; i2 < hi[2]; ++i2) line[i2 * stride[2]] = value;
+      } else if (dirichlet) {  // a line beyond the wall
+        for (index_t i2 = lo[2]; i2 < hi[2]; ++i2)
+          line[i2 * stride[2]] = detail::reflect_about_wall(b.value, from[i2 * stride[2]]);
       } else {
         for (index_t i2 = lo[2]; i2 < hi[2]; ++i2) line[i2 * stride[2]] = from[i2 * stride[2]];
       }

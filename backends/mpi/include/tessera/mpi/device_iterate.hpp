@@ -16,7 +16,8 @@
 // unoverlapped one; with a fixed policy (not automatic, which may choose other kernels for
 // the thin outer planes) it is bit for bit.
 //
-// Dirichlet faces. When every face is Dirichlet, the ghost cells on the global faces hold
+// Dirichlet faces. When every face is Dirichlet and the stencil reads only the walls (reach
+// 1: ghosts_read_are_constant), the ghost cells it reads on the global faces hold
 // constants that no sweep writes: both views are filled once, and a step exchanges only
 // the messages between processes (whose edges and corners carry the same constants the
 // full fill writes there), as tessera::iterate fills such ghosts once on one GPU. At 512^3
@@ -54,9 +55,9 @@ distributed_view<T, Rank, CudaSpace> iterate(const Policy& policy, const stencil
   const cudaStream_t compute = exchange.compute_stream();
   distributed_view<T, Rank, CudaSpace> in = u, out = scratch;
   exchange.after_default_stream();
-  // all faces Dirichlet: the global faces' ghosts of both views filled here, once (each
+  // all faces Dirichlet, reach 1: the global faces' ghosts of both views filled here, once (each
   // fill also exchanges, as every step's does); the steps then leave them as they are
-  const bool constant_faces = steps > 0 && all_faces_dirichlet(bc);
+  const bool constant_faces = steps > 0 && ghosts_read_are_constant(bc, shape_traits<S>::radius);
   if (constant_faces) {
     exchange.fill(in, bc);
     exchange.fill(out, bc);

@@ -75,6 +75,15 @@ void check_halo_fill(const std::string& who, const cartesian_domain<Rank>& dom, 
       throw invalid_argument_error(who + ": blocks of " + std::to_string(thinnest) + " point(s) along axis " +
                                    std::to_string(d) + " (global " + dom.global_extents().to_string() + ") are thinner than the ghost width " +
                                    std::to_string(g) + " a halo copies; use fewer processes along that axis or a larger grid");
+    // a Dirichlet face reflects its g - 1 layers beyond the wall from the block's interior
+    const bool reflects = bc && (bc->faces[2 * d].kind == boundary_kind::dirichlet ||
+                                 bc->faces[2 * d + 1].kind == boundary_kind::dirichlet);
+    if (reflects && thinnest < g - 1)
+      throw invalid_argument_error(who + ": blocks of " + std::to_string(thinnest) + " point(s) along axis " +
+                                   std::to_string(d) + " (global " + dom.global_extents().to_string() +
+                                   ") are thinner than the " + std::to_string(g - 1) +
+                                   " layer(s) a Dirichlet face reflects beyond its wall; use fewer processes along "
+                                   "that axis or a larger grid");
   }
 }
 

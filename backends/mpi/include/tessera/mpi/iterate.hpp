@@ -5,8 +5,9 @@
 // unchanged from one process; the views alternate as in tessera::iterate, and the one
 // holding the result is returned. Every point is computed from the same values as in
 // one undistributed run, so the result equals it bit for bit. When every face is
-// Dirichlet, both views' global faces are filled once and a step exchanges only the
-// messages (as on device views: device_iterate.hpp).
+// Dirichlet and the stencil reads only the walls (reach 1: ghosts_read_are_constant), both
+// views' global faces are filled once and a step exchanges only the messages (as on
+// device views: device_iterate.hpp).
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -33,7 +34,7 @@ distributed_view<T, Rank, Space> iterate(const Policy& policy, const stencil<S, 
                                 " are not blocks of one domain with one layout; create scratch as "
                                 "distributed_view(label, u)");
   distributed_view<T, Rank, Space> in = u, out = scratch;
-  const bool constant_faces = steps > 0 && all_faces_dirichlet(bc);
+  const bool constant_faces = steps > 0 && ghosts_read_are_constant(bc, shape_traits<S>::radius);
   if (constant_faces) {
     fill_halos(in, bc);
     fill_halos(out, bc);
