@@ -17,6 +17,7 @@ struct run_options {
   int steps = 100;
   bool steps_given = false;
   std::optional<double> tol;  // poisson2d
+  std::optional<int> max_iterations;  // poisson2d
   int order = 2;
   std::string precision = "double";
   std::string policy = "automatic";
@@ -65,5 +66,10 @@ bool validate_shapes(const std::string& policy, int size);
 /// raised to ten times the floor that rounding puts under the residual of an n x n grid,
 /// 4 eps (n+1)^2 / (2 pi^2) relative to max|f|, so that a float solve can reach it.
 double poisson_default_tolerance(bool single_precision, int n);
+/// poisson2d's iteration cap when --max-iterations is not given.
+inline constexpr int poisson_default_max_iterations = 1000000;
+/// poisson2d calls a solve converged when max |u - exact| is at most this many times the
+/// discretisation error (the distance of the discrete problem's own solution from u).
+inline constexpr double poisson_accuracy_factor = 2.0;
 
 }  // namespace tessera::app

@@ -27,10 +27,13 @@ struct point_term {
   }
 };
 
+/// max that keeps NaN: max |a| over a field holding a NaN is NaN (fmax would drop it).
+__host__ __device__ inline double max_keeping_nan(double x, double y) { return x != x || x > y ? x : y; }
+
 struct combine {
   reduction_kind kind;
   __host__ __device__ double operator()(double x, double y) const {
-    return kind == reduction_kind::max_abs ? fmax(x, y) : x + y;
+    return kind == reduction_kind::max_abs ? max_keeping_nan(x, y) : x + y;
   }
 };
 
@@ -45,17 +48,18 @@ __global__ void __launch_bounds__(block_threads)
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < points;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
     const double v = term(i);
-    acc = is_max ? fmax(acc, v) : acc + v;
+    acc = is_max ? max_keeping_nan(acc, v) : acc + v;
   }
   part[threadIdx.x] = acc;
   __syncthreads();
   for (int s = block_threads / 2; s > 0; s >>= 1) {
     if (threadIdx.x < s)
-      part[threadIdx.x] = is_max ? fmax(part[threadIdx.x], part[threadIdx.x + s]) : part[threadIdx.x] + part[threadIdx.x + s];
+      part[threadIdx.x] = is_max ? max_keeping_nan(part[threadIdx.x], part[threadIdx.x + s])
+                                 : part[threadIdx.x] + part[threadIdx.x + s];
     __syncthreads();
   }
   if (threadIdx.x == 0) {
-    if (is_max)  // non-negative doubles order like their bit patterns
+    if (is_max)  // non-negative doubles order like their bit patterns, +NaN above +inf
       atomicMax(reinterpret_cast<unsigned long long*>(result), static_cast<unsigned long long>(__double_as_longlong(part[0])));
     else
       atomicAdd(result, part[0]);

@@ -1,14 +1,18 @@
 #pragma once
 // Reductions over the interior of a view, in double, on the host (OpenMP) or on the
 // device (Thrust by default; reduction_method::block_atomic selects the hand-written
-// block reduction): dot(a, b), norm_l2(a), norm_max(a).
+// block reduction): dot(a, b), norm_l2(a), norm_max(a). A NaN anywhere makes each of them
+// NaN, an infinity infinite or NaN: a non-finite field never reads as a small one.
+// find_nonfinite(a) counts the NaN and infinite points and names the first.
 #include <cmath>
 #include <string>
 
+#include "tessera/core/comparison.hpp"
 #include "tessera/core/errors.hpp"
 #include "tessera/core/view.hpp"
 #include "tessera/core/view_checks.hpp"
 #include "tessera/core/reduction.hpp"
+#include "tessera/host/compare.hpp"
 #include "tessera/host/reduce.hpp"
 
 namespace tessera {
@@ -44,10 +48,26 @@ double norm_l2(const View<T, Rank, Space>& a, reduction_method method = reductio
   return std::sqrt(detail::reduce(a, a, reduction_kind::sum_squares, method));
 }
 
-/// max over the interior of |a|.
+/// max over the interior of |a|; NaN when any point is NaN, +infinity when any is infinite.
 template <class T, int Rank, class Space>
 double norm_max(const View<T, Rank, Space>& a, reduction_method method = reduction_method::thrust) {
   return detail::reduce(a, a, reduction_kind::max_abs, method);
+}
+
+/// The NaN and infinite points of a view's interior: how many, and the first in row-major
+/// order, as "(z, y, x)" ("" when there is none).
+struct nonfinite_points {
+  index_t count = 0;
+  std::string first;
+};
+
+/// Counts the NaN and infinite points of a's interior (in a's space, as compare does).
+template <class T, int Rank, class Space>
+nonfinite_points find_nonfinite(const View<T, Rank, Space>& a) {
+  detail::require_allocated(a, "tessera::find_nonfinite", "view");
+  const view_accessor<const T, Rank> pa = a.accessor();
+  const comparison c = compare_in(Space{}, pa, pa);
+  return {c.nonfinite, c.nonfinite > 0 ? c.worst_index_string() : std::string()};
 }
 
 }  // namespace tessera

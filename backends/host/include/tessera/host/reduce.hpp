@@ -2,6 +2,7 @@
 // Reductions over a host view's interior, in double, OpenMP over rows: reduce_in, the
 // customisation point tessera::dot, norm_l2 and norm_max reach for HostSpace views.
 #include <cmath>
+#include <limits>
 
 #include "tessera/core/accessor.hpp"
 #include "tessera/core/memory_space.hpp"
@@ -29,11 +30,19 @@ double reduce_in(HostSpace, const view_accessor<const T, Rank>& pa, const view_a
   };
   double acc = 0;
   if (kind == reduction_kind::max_abs) {
-#pragma omp parallel for reduction(max : acc) if (points >= host::parallel_threshold)
+    // max |a| is NaN when any element is: fmax and OpenMP's max both pass over a NaN, so
+    // NaN is counted beside the maximum
+    bool nan_seen = false;
+#pragma omp parallel for reduction(max : acc) reduction(|| : nan_seen) if (points >= host::parallel_threshold)
     for (index_t r = 0; r < rows; ++r) {
       const T* x = row_origin(pa, r);
-      for (index_t i = 0; i < n[Rank - 1]; ++i) acc = std::fmax(acc, std::fabs(double(x[i])));
+      for (index_t i = 0; i < n[Rank - 1]; ++i) {
+        const double a = std::fabs(double(x[i]));
+        acc = a > acc ? a : acc;
+        nan_seen = nan_seen || a != a;
+      }
     }
+    if (nan_seen) return std::numeric_limits<double>::quiet_NaN();
   } else {
 #pragma omp parallel for reduction(+ : acc) if (points >= host::parallel_threshold)
     for (index_t r = 0; r < rows; ++r) {
