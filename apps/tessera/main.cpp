@@ -54,7 +54,7 @@ constexpr const char* usage =
 constexpr const char* run_usage =
     "usage: tessera run --problem heat3d|poisson2d|wave2d|seismic3d [--size N (64)] [--steps S (100)]\n"
     "                   [--tol E] [--max-iterations M (1000000)] [--order 2|4|6|8]\n"
-    "                   [--model layered|homogeneous] [--snapshots K]\n"
+    "                   [--model layered|homogeneous] [--snapshots K] [--frequency F]\n"
     "                   [--precision float|double] [--policy NAME (automatic)]\n"
     "                   [--boundary dirichlet|periodic|neumann] [--dt DT] [--input FILE.npy|FILE.vti]\n"
     "                   [--output FILE.npy|FILE.vti|FILE.pvti] [--image FILE.png] [--validate]\n"
@@ -73,7 +73,10 @@ constexpr const char* run_usage =
     "  seismic3d: acoustic waves u_tt = c^2 Laplacian(u) + source, 8th order in space, a Ricker\n"
     "  wavelet at the centre, absorbing sponge layers on every face, through a --model (layered:\n"
     "  c = 1 over c = 2, default; homogeneous: c = 1); one point-function sweep of five fields a\n"
-    "  step; --steps defaults to the wavefront reaching 0.25 from the source; --snapshots K writes\n"
+    "  step; the Ricker wavelet peaks at --frequency F (default: 12 points per wavelength up to\n"
+    "  --size 64, then fixed at c_min 64/12, so that refining a grid resolves the same wavelet);\n"
+    "  --steps defaults to the wavefront reaching 0.25 from the source (nearer on small grids);\n"
+    "  --snapshots K writes\n"
     "  K numbered PNG sections (--image) and .vti fields (--output) during the run; --validate\n"
     "  compares with kokkos:mdrange and, for the homogeneous model, with the analytic solution\n"
     "  s(t - r/c) / (4 pi c^2 r). Policies: host ones, cuda:naive, automatic.\n"
@@ -408,7 +411,8 @@ ts::app::memory_need run_need(const ts::app::run_options& o, int n, bool gpu) {
 int run_command(int argc, char** argv, int first) {
   static const std::vector<std::string> with_value = {
       "--problem", "--size",  "--steps", "--order", "--precision", "--policy",         "--boundary", "--dt",
-      "--input",   "--output", "--image", "--tol",   "--model",     "--max-iterations", "--snapshots", "--transport"};
+      "--input",   "--output", "--image", "--tol",   "--model",     "--max-iterations", "--snapshots", "--transport",
+      "--frequency"};
   bool model_given = false;
   std::vector<argument> args;
   if (auto e = split_arguments(argc, argv, first, with_value, args); !e.empty()) return usage_error(e, run_usage);
@@ -468,6 +472,11 @@ int run_command(int argc, char** argv, int first) {
       if (!parse_real(s, t) || !(t > 0) || !(t <= 1e-3))
         return usage_error("--tol wants a relative residual in (0, 1e-3], got '" + s + "'", run_usage);
       o.tol = t;
+    } else if (a.option == "--frequency") {
+      double f = 0;
+      if (!parse_real(s, f) || !(f > 0) || !(f <= 1e6))
+        return usage_error("--frequency wants a peak frequency in (0, 1e6], got '" + s + "'", run_usage);
+      o.frequency = f;
     } else if (a.option == "--max-iterations") {
       int m = 0;
       if (!parse_int(s, 1, 1000000000, m))
@@ -501,6 +510,7 @@ int run_command(int argc, char** argv, int first) {
                                   {"--tol", {"poisson2d"}},
                                   {"--max-iterations", {"poisson2d"}},
                                   {"--input", {"heat3d"}},
+                                  {"--frequency", {"seismic3d"}},
                                   {"--transport", {"heat3d"}}};
   for (const auto& t : table) {
     if (std::find(given.begin(), given.end(), t.option) == given.end()) continue;
@@ -519,6 +529,17 @@ int run_command(int argc, char** argv, int first) {
     return usage_error("seismic3d absorbs waves in sponge layers; --boundary does not apply to it", run_usage);
   if (o.problem == "seismic3d" && o.size < 16)
     return usage_error("seismic3d needs --size 16 or more (sponge layers of 4 points on every face)", run_usage);
+  if (o.problem == "seismic3d" && o.validate && o.model == "homogeneous" &&
+      ts::app::seismic_analytic_window(o.size).points() < ts::app::seismic_analytic_min_points) {
+    int fits = o.size;
+    while (ts::app::seismic_analytic_window(fits).points() < ts::app::seismic_analytic_min_points) ++fits;
+    return usage_error("seismic3d's analytic check (--model homogeneous --validate) reads at least " +
+                           std::to_string(ts::app::seismic_analytic_min_points) +
+                           " radii on each axis between 3h and the sponge; --size " + std::to_string(o.size) +
+                           " leaves " + std::to_string(ts::app::seismic_analytic_window(o.size).points()) +
+                           ": use --size " + std::to_string(fits) + " or more",
+                       run_usage);
+  }
   if (o.problem != "heat3d" && o.order != 2)
     return usage_error(o.problem + (o.problem == "seismic3d" ? " uses the 8th-order Laplacian" : " uses the 2nd-order Laplacian") +
                            "; --order applies to heat3d", run_usage);

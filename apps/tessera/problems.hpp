@@ -27,8 +27,36 @@ struct run_options {
   bool validate = false;
   std::string model = "layered";  // seismic3d: layered | homogeneous
   int snapshots = 0;              // seismic3d: snapshots written during the run
+  std::optional<double> frequency;  // seismic3d: the Ricker peak frequency (default: seismic_default_frequency)
   std::string transport;          // distributed device runs: host-staged | cuda-aware-mpi | nccl
 };
+
+/// seismic3d's sponge: max(4, N / 10) points on every face.
+inline int seismic_sponge_points(int n) { return n / 10 > 4 ? n / 10 : 4; }
+
+/// The radii, in points from the source (at N / 2 on every axis), that seismic3d's analytic
+/// check reads along each axis: from 3 (nearer, the discrete point source is no point) to
+/// the last point but one outside the sponge on the shorter side (the last one feels the
+/// sponge through the 8th-order stencil: up to 0.101 of the peak on 25^3-28^3 grids where
+/// the others stayed within 0.063). Empty (first > last) on grids too small for it.
+struct radius_window {
+  int first = 3, last = 0;
+  int points() const { return last >= first ? last - first + 1 : 0; }
+};
+inline radius_window seismic_analytic_window(int n) {
+  const int src = n / 2, shorter = src < n - 1 - src ? src : n - 1 - src;
+  return {3, shorter - seismic_sponge_points(n) - 1};
+}
+/// The analytic check wants at least this many radii on each axis.
+inline constexpr int seismic_analytic_min_points = 2;
+
+/// seismic3d's default Ricker peak frequency for wave speed c_min on N points a side:
+/// 12 points per wavelength up to N = 64, then fixed (c_min * 64 / 12), so that larger
+/// grids resolve the same wavelet better instead of carrying ever more wavelengths, whose
+/// accumulated dispersion grew the analytic error with N (0.028 at 48, 0.103 at 192).
+inline double seismic_default_frequency(double c_min, int n) { return c_min * (n < 64 ? n : 64) / 12.0; }
+/// The fewest points per wavelength seismic3d runs with (--frequency above that is refused).
+inline constexpr double seismic_min_points_per_wavelength = 8;
 
 /// heat3d's initial field: a hot off-centre Gaussian, at interior point (z, y, x) of the
 /// unit cube with spacing h (point i at (i + 1) h). One definition for the single-process

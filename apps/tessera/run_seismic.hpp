@@ -8,9 +8,10 @@
 //   (25 points), leapfrog in time, dt = 0.9 x the stability limit 2 h / (c_max sqrt(3 * 6.501)).
 // - --model layered (default): c = 1 above z = 0.55 and 2 below, joined smoothly over
 //   ~0.03; --model homogeneous: c = 1 everywhere.
-// - s(t): a Ricker wavelet of peak frequency f0 = c_min / (12 h) (12 points per wavelength
-//   at the peak), delayed by t0 = 1.2 / f0; injected at the grid point nearest
-//   (0.5, 0.5, 0.5) as dt^2 s(t) / h^3.
+// - s(t): a Ricker wavelet of peak frequency f0 (--frequency; by default c_min N / 12, 12
+//   points per wavelength, up to N = 64 and c_min 64 / 12 beyond: seismic_default_frequency),
+//   delayed by t0 = 1.2 / f0; injected at the grid point nearest (0.5, 0.5, 0.5) as
+//   dt^2 s(t) / h^3.
 // - Absorbing sponge: sigma rises as the square of the depth into a layer of
 //   max(4, N / 10) points on every face, to 3 c_max ln(1000) / (2 w h) (a thousandfold
 //   amplitude loss across the layer and back), so waves leave without reflecting.
@@ -20,8 +21,11 @@
 // - --validate: the run is repeated with kokkos:mdrange on the host and compared; with
 //   --model homogeneous the field is also checked against the analytic solution
 //   u(r, t) = s(t - r / c) / (4 pi c^2 r): along the four in-plane axis directions from
-//   the source, for 4h <= r < the sponge, r u must match s(t - r / c) / (4 pi c^2) to 10%
-//   of its peak, and the wavefront's radius c (t - t0) within 1.5 h.
+//   the source, for 3h <= r <= the last point but one before the sponge
+//   (seismic_analytic_window; grids with fewer than 2 such radii, below 19^3, are refused),
+//   r u must match s(t - r / c) / (4 pi c^2) to 10% of its peak, and the wavefront's radius
+//   c (t - t0) within 1.5 h. --steps defaults to the front at 0.25, nearer where that
+//   window ends nearer or the wavelet would reach the sponge (seismic_steps).
 // - --output (.vti or .npy) and --image (a PNG of the x-z section through the source)
 //   get the final field; --snapshots K also writes K evenly spaced ones during the run,
 //   numbered after those names (wave_0001.png, wave_0001.vti; .vti for a .npy --output).
@@ -105,12 +109,12 @@ seismic_setup<T> make_seismic_setup(const run_options& o, bool fields = true) {
   m.n = n;
   m.h = 1.0 / n;
   m.homogeneous = o.model == "homogeneous";
-  m.sponge = std::max(4, n / 10);
+  m.sponge = seismic_sponge_points(n);
   m.c_min = m.homogeneous ? 1.0 : m.speed(0.0);
   m.c_max = m.homogeneous ? 1.0 : m.speed(1.0);
   m.limit = 2 * m.h / (m.c_max * std::sqrt(laplacian8_spectral_radius));
   m.dt = o.dt ? *o.dt : 0.9 * m.limit;
-  m.f0 = m.c_min / (12 * m.h);
+  m.f0 = o.frequency ? *o.frequency : seismic_default_frequency(m.c_min, n);
   m.t0 = 1.2 / m.f0;
   m.sigma_max = 3 * m.c_max * std::log(1000.0) / (2 * m.sponge * m.h);
   for (int a = 0; a < 3; ++a) m.src[a] = n / 2;
@@ -131,8 +135,29 @@ int seismic_steps(const seismic_setup<T>& m, const run_options& o) {
     throw invalid_argument_error("seismic3d: dt = " + std::to_string(m.dt) + " exceeds the leapfrog stability limit " +
                                  std::to_string(m.limit) + " (c_max " + std::to_string(m.c_max) + ", h " +
                                  std::to_string(m.h) + "); use a smaller --dt");
-  // default duration: the wavefront 0.25 from the source (inside the sponge-free region)
-  return o.steps_given ? o.steps : static_cast<int>(std::ceil((m.t0 + 0.25 / m.c_min) / m.dt));
+  const double points_per_wavelength = m.c_min / (m.f0 * m.h);
+  if (points_per_wavelength < seismic_min_points_per_wavelength)
+    throw invalid_argument_error("seismic3d: --frequency " + detail::sci(m.f0) + " leaves " +
+                                 detail::sci(points_per_wavelength) + " points per wavelength at --size " +
+                                 std::to_string(m.n) + " (c_min " + detail::sci(m.c_min) + "); the 8th-order scheme needs " +
+                                 std::to_string(int(seismic_min_points_per_wavelength)) +
+                                 " or more: lower the frequency or raise the size");
+  // default duration: the wavefront (the wavelet's peak) 0.25 from the source, nearer where
+  // the analytic check's outermost radius is nearer (small grids). With --frequency, also
+  // where the wavelet's leading half, 0.6 c / f0 long (beyond it the Ricker wavelet is
+  // below 3% of its peak), would otherwise reach the sponge: a sponge reflects the waves
+  // longer than itself (--frequency 2 erred 0.12 of the peak on 48^3 and 96^3 without this
+  // rule, 0.006 with it; the default frequency's wavelet is short enough at every size)
+  const double to_sponge = (std::min<index_t>(m.src[2], m.n - 1 - m.src[2]) - m.sponge) * m.h;
+  const double leading = 0.6 * m.c_min / m.f0;
+  double front = std::min(0.25, seismic_analytic_window(m.n).last * m.h);
+  if (o.frequency) front = std::min(front, to_sponge - leading);
+  if (front < 3 * m.h)
+    throw invalid_argument_error("seismic3d: the wavelet of --frequency " + detail::sci(m.f0) + " (its leading half " +
+                                 detail::sci(leading) + " long) does not fit the " + detail::sci(to_sponge) +
+                                 " between the source and the sponge at --size " + std::to_string(m.n) +
+                                 ": raise the frequency");
+  return o.steps_given ? o.steps : static_cast<int>(std::ceil((m.t0 + front / m.c_min) / m.dt));
 }
 
 /// The source term of the step from time k dt: dt^2 s(k dt) / h^3.
@@ -184,10 +209,10 @@ analytic_report check_analytic(const seismic_setup<T>& m, const View<T, 3, HostS
   const double c = 1.0, scale = 1.0 / (4 * std::numbers::pi * c * c);
   double peak_exact = 0, worst = 0, front_sum = 0;
   const int dirs[4][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};  // (dy, dx)
-  const index_t reach = std::min<index_t>(m.src[2], m.n - 1 - m.src[2]) - m.sponge;
+  const radius_window window = seismic_analytic_window(m.n);
   for (const auto& d : dirs) {
     double best = -1, best_r = 0;
-    for (index_t k = 4; k < reach; ++k) {
+    for (index_t k = window.first; k <= window.last; ++k) {
       const double rad = k * m.h;
       const double got = rad * double(u(m.src[0], m.src[1] + d[0] * k, m.src[2] + d[1] * k));
       const double exact = scale * m.ricker(t - rad / c);
@@ -202,7 +227,8 @@ analytic_report check_analytic(const seismic_setup<T>& m, const View<T, 3, HostS
   r.error = worst / std::max(peak_exact, 1e-300);
   r.front = front_sum / 4;
   r.front_exact = c * (t - m.t0);
-  r.pass = r.points > 0 && r.error <= 0.10 && std::abs(r.front - r.front_exact) <= 1.5 * m.h;
+  r.pass = r.points >= 4 * seismic_analytic_min_points && r.error <= 0.10 &&
+           std::abs(r.front - r.front_exact) <= 1.5 * m.h;
   return r;
 }
 
