@@ -150,9 +150,10 @@ int seismic_steps(const seismic_setup<T>& m, const run_options& o) {
   // rule, 0.006 with it; the default frequency's wavelet is short enough at every size)
   const double to_sponge = (std::min<index_t>(m.src[2], m.n - 1 - m.src[2]) - m.sponge) * m.h;
   const double leading = 0.6 * m.c_min / m.f0;
-  double front = std::min(0.25, seismic_analytic_window(m.n).last * m.h);
+  const radius_window window = seismic_analytic_window(m.n);
+  double front = window.points() > 0 ? std::min(0.25, window.last * m.h) : 0.25;
   if (o.frequency) front = std::min(front, to_sponge - leading);
-  if (front < 3 * m.h)
+  if (o.frequency && front < 3 * m.h)
     throw invalid_argument_error("seismic3d: the wavelet of --frequency " + detail::sci(m.f0) + " (its leading half " +
                                  detail::sci(leading) + " long) does not fit the " + detail::sci(to_sponge) +
                                  " between the source and the sponge at --size " + std::to_string(m.n) +
