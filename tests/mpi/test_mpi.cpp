@@ -30,6 +30,16 @@ using namespace ts::test;
 
 using namespace mpi_test;
 
+TEST_CASE("each process's OpenMP threads are its share of the node's cores, at most what it may use") {
+  CHECK(tmpi::threads_per_rank(32, 2, 32) == 16);
+  CHECK(tmpi::threads_per_rank(32, 2, 1) == 1);  // bound to one core by the launcher
+  CHECK(tmpi::threads_per_rank(16, 3, 16) == 5);
+  CHECK(tmpi::threads_per_rank(2, 8, 2) == 1);   // oversubscribed: one thread each
+  CHECK(tmpi::threads_per_rank(8, 1, 8) == 8);
+  // the suite runs with OMP_NUM_THREADS=1, which share_node_cores leaves as it is
+  CHECK(tmpi::share_node_cores(MPI_COMM_WORLD) == 1);
+}
+
 TEST_CASE("the blocks of a domain tile the global grid, neighbours agree") {
   const ts::extents<3> global{37, 29, 53};  // primes: blocks of unequal sizes
   for (const auto& dims : process_grids<3>()) {

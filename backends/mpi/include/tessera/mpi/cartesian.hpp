@@ -5,7 +5,9 @@
 // axis the first (N mod P) ranks take N / P + 1 points, the others N / P, so sizes that do
 // not divide evenly are served. The rank's block has global offset `offset()` and local
 // extents `local_extents()`; its neighbours along each axis are MPI_Cart_shift's (MPI_PROC_NULL
-// on a global boundary of a non-periodic axis).
+// on a global boundary of a non-periodic axis). The first domain a process makes shares the
+// node's cores among the processes on it (node.hpp: share_node_cores), unless
+// OMP_NUM_THREADS says otherwise.
 #include <mpi.h>
 
 #include <array>
@@ -15,23 +17,10 @@
 
 #include "tessera/core/errors.hpp"
 #include "tessera/core/extents.hpp"
+#include "tessera/mpi/mpi_error.hpp"
+#include "tessera/mpi/node.hpp"
 
 namespace tessera::mpi {
-
-/// A failed MPI call, named, with MPI's message.
-struct mpi_error : backend_error {
-  using backend_error::backend_error;
-};
-
-namespace detail {
-inline void check(int rc, const char* call) {
-  if (rc == MPI_SUCCESS) return;
-  char msg[MPI_MAX_ERROR_STRING];
-  int len = 0;
-  MPI_Error_string(rc, msg, &len);
-  throw mpi_error(std::string("tessera::mpi: ") + call + " failed: " + std::string(msg, static_cast<std::size_t>(len)));
-}
-}  // namespace detail
 
 template <int Rank>
 class cartesian_domain {
@@ -68,6 +57,8 @@ class cartesian_domain {
       delete c;
     });
     detail::check(MPI_Comm_rank(cart, &rank_), "MPI_Comm_rank");
+    static const bool shared = (share_node_cores(comm), true);  // once a process, collective like this constructor
+    (void)shared;
     int c[Rank];
     detail::check(MPI_Cart_coords(cart, rank_, Rank, c), "MPI_Cart_coords");
     for (int a = 0; a < Rank; ++a) {
