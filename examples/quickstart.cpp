@@ -1,5 +1,5 @@
-// The README's example, verbatim from `#include` on (tests/readme_example.cmake checks
-// that the two agree): declare a grid and a 7-point stencil, sweep it with two
+// The README's example, verbatim from the first #include line on (checked by
+// tests/readme_example.cmake): declare a grid and a 7-point stencil, sweep it with two
 // strategies, validate against the Kokkos reference, and do the same on the GPU when the
 // build has the CUDA backend and the machine has a device.
 #include <cstdio>

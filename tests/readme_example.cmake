@@ -1,7 +1,7 @@
 # The README's examples must be code the tests build and run, so the code a new user
 # copies is code that compiles and passes:
 #   cmake -DREADME=README.md -DEXAMPLE=examples/quickstart.cpp -P readme_example.cmake
-# checks that the README's first ```cpp block is EXAMPLE from its first #include on;
+# checks that the README's first ```cpp block is EXAMPLE from its first #include line on;
 #   cmake ... -DAFTER="## Point functions" -DEXCERPT=ON -P readme_example.cmake
 # checks that the first ```cpp block after the line AFTER appears verbatim in EXAMPLE.
 file(READ "${README}" readme)
@@ -32,9 +32,17 @@ if(EXCERPT)
   message(STATUS "the README's block after '${AFTER}' is an excerpt of ${EXAMPLE}")
   return()
 endif()
-string(FIND "${example}" "#include" first)
+# from the first line that starts with #include (an #include named in a comment before it
+# once made the README's block start mid-comment)
+string(FIND "\n${example}" "\n#include" first)
+if(first EQUAL -1)
+  message(FATAL_ERROR "${EXAMPLE} has no line starting with #include")
+endif()
 string(SUBSTRING "${example}" ${first} -1 code)
 string(STRIP "${code}" code)
+if(NOT block MATCHES "^#include <")
+  message(FATAL_ERROR "the README's first ```cpp block does not start with an #include line")
+endif()
 if(NOT block STREQUAL code)
   file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/readme_block.cpp" "${block}\n")
   message(FATAL_ERROR "the README's example differs from ${EXAMPLE} (from its first #include on); "
