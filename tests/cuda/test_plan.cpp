@@ -366,15 +366,23 @@ TEST_CASE("strategies: every listed strategy is recognised with any tiles, named
     CHECK(name.rfind("cuda:", 0) == 0);
     for (const auto& seen : names) CHECK(seen != name);
     names.push_back(name);
-    // the adapter's plan is the unit's own, for a case every strategy serves
+    CHECK(name.size() > 5);
+    // every strategy serves this case, with a launch the device takes that covers the grid
     const ts::extents<3> e{37, 29, 61};
     const auto p = cu::make_plan<ts::star<3, 1>, float>(policy, e, h100);
-    CHECK(p.ok());
-    const auto q = P::template plan<ts::star<3, 1>, float>(e, h100);
-    CHECK(p.describe() == q.describe());
-    CHECK(p.chunk == q.chunk);
+    INFO(p.describe());
+    REQUIRE(p.ok());
+    CHECK(p.threads() >= 32);
+    CHECK(p.threads() <= h100.max_threads_per_block);
+    CHECK(p.threads() % 32 == 0);
+    CHECK(p.shared_bytes <= h100.shared_per_block_optin);
+    CHECK(p.needs_shared_opt_in == (p.shared_bytes > h100.shared_per_block));
+    for (int a = 0; a < 3; ++a) {
+      CHECK(p.block[a] <= h100.max_block_dim[a]);
+      CHECK(p.grid[a] <= h100.max_grid_dim[a]);
+      CHECK(p.grid[a] * p.out_tile[a] >= e[2 - a]);  // the plan's (x, y, z) against the extents' (z, y, x)
+    }
   });
-  CHECK(names.size() == cu::strategies::size);
   // other tilings of a listed strategy share its unit; anything else is not a kernel policy
   static_assert(cu::kernel_policy<cu::naive<16, 16>> && cu::kernel_policy<cu::pipelined<128, 2, 8, 1, 16>>);
   static_assert(std::is_same_v<cu::strategy_of_t<cu::vector_streaming<4, 8>>, cu::vector_streaming<>>);
@@ -396,7 +404,10 @@ TEST_CASE("strategies: automatic's candidates are the listed strategies that say
     }
   });
   CHECK(flagged == cu::all_candidates.size());
-  for (std::size_t i = 0; i < cu::all_candidates.size(); ++i) CHECK(cu::all_candidates[i].index() == i);
+  for (const auto& c : cu::all_candidates) {  // each candidate's name leads back to it alone
+    REQUIRE(cu::candidate_from_name(cu::candidate_name(c)).has_value());
+    CHECK(*cu::candidate_from_name(cu::candidate_name(c)) == c);
+  }
   CHECK_FALSE(cu::candidate_from_name("cuda:automatic").has_value());
   // the table's policy column accepts exactly those names
   const std::string header = "device,shape_class,rank,radius,precision,points_log2,policy\n";
@@ -607,4 +618,14 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
   ts::stencil<ts::star<1, 1>, float> three(ts::star<1, 1>{}, {-2.f, 1.f, 1.f});
   CHECK(cu::fusion_choice(lim, three, ts::extents<1>{100},
                           std::optional(ts::boundary_conditions<1>::uniform(ts::boundary::dirichlet(0)))) == 0);
+}
+
+// Run on its own with every device hidden (CUDA_VISIBLE_DEVICES empty: ctest's
+// cuda.without_a_device), so that it checks the message on GPU hosts too; left out of the
+// suite's discovered tests, which run with the devices visible.
+TEST_SUITE("without_a_device") {
+  TEST_CASE("CUDA policies without a device say so") {
+    REQUIRE(cu::device_count() == 0);
+    CHECK_THROWS_WITH_AS(cu::current_device_limits(), doctest::Contains("no CUDA device"), ts::backend_error);
+  }
 }
