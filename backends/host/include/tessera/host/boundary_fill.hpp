@@ -28,7 +28,7 @@ void fill_ghost_face(HostSpace, const view_accessor<T, Rank>& a, const boundary&
   const T value = static_cast<T>(b.value);
   // Lines split over threads where the face is large: no line reads another line's ghost
   // cells of this face, only cells the rule maps inside.
-  const bool threads = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]) >= (index_t(1) << 15);
+  [[maybe_unused]] const bool threads = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]) >= (index_t(1) << 15);
 #pragma omp parallel for collapse(2) schedule(static) if (threads)
   for (index_t i0 = lo[0]; i0 < hi[0]; ++i0)
     for (index_t i1 = lo[1]; i1 < hi[1]; ++i1) {
