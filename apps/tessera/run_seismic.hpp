@@ -54,7 +54,7 @@ struct seismic_step {
   T dt2_h2 = 0;  // (dt / h)^2
   T source = 0;  // dt^2 s(t) / h^3 at this step
   template <class P, class U, class C, class S, class W>
-  TESSERA_HD T operator()(const P& u_prev, const U& u, const C& c2, const S& s, const W& w) const {
+  TESSERA_HD T operator()(const P& u_prev, const U& u, const C& c2, const S& s, const W& w) const noexcept {
     return (T(2) * u() - (T(1) - s()) * u_prev() + c2() * dt2_h2 * physics::laplacian8<T>(u) + w() * source) /
            (T(1) + s());
   }

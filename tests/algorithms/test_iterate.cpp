@@ -91,7 +91,7 @@ TEST_CASE("host fused steps: fused_steps answers the policy's fuse under boundar
   const ts::extents<3> e{20, 20, 20};
   CHECK(fused_steps(parallel_fused{}, st, e, bc) == 4);
   CHECK(fused_steps(ts::host::parallel{}, st, e, bc) == 0);  // off by default: a sweep a step
-  CHECK(fused_steps(parallel_fused{}, st, e, std::nullopt) == 0);
+  CHECK(fused_steps(parallel_fused{}, st, e, std::optional<ts::boundary_conditions<3>>{}) == 0);
   CHECK(fused_steps(parallel_fused{}, bounded_stencil<ts::star<3, 1>, double>(1, false), e, bc) == 0);
   const auto b1 = std::optional(ts::boundary_conditions<1>::uniform(ts::boundary::dirichlet(0)));
   CHECK(fused_steps(parallel_fused{}, bounded_stencil<ts::star<1, 1>, double>(1, true), ts::extents<1>{50}, b1) == 0);

@@ -144,8 +144,10 @@ TEST_CASE_TEMPLATE("several outputs from one neighbourhood", P, TESSERA_HOST_POL
   fill_random(u, 51);
   poison(gy);
   poison(gx);
-  // centred gradient: two outputs from one read of the neighbours
-  const auto gradient = ts::pointwise(ts::reach<1>{}, [](auto f) {
+  // centred gradient: two outputs from one read of the neighbours. TESSERA_HD with a named
+  // window type, as on CUDA views: with an upstream Kokkos built for CUDA, kokkos::mdrange
+  // runs the function in a device kernel
+  const auto gradient = ts::pointwise(ts::reach<1>{}, [] TESSERA_HD(ts::field<T, 2, 1> f) {
     return ts::array<T, 2>{{T(0.5) * (f(off<1, 0>) - f(off<-1, 0>)), T(0.5) * (f(off<0, 1>) - f(off<0, -1>))}};
   });
   ts::apply(P{}, gradient, ts::inputs(u), ts::outputs(gy, gx));
@@ -164,7 +166,7 @@ TEST_CASE_TEMPLATE("1D: a Laplacian of the Laplacian reads 2 points away", P, TE
   using T = double;
   ts::View<T, 1> u("u", ts::extents<1>{101}, 2), out("out", ts::extents<1>{101}, 0);
   fill_random(u, 61);
-  const auto bilaplacian = ts::pointwise(ts::reach<2>{}, [](auto f) {
+  const auto bilaplacian = ts::pointwise(ts::reach<2>{}, [] TESSERA_HD(ts::field<T, 1, 2> f) {
     auto lap = [&](auto l, auto c, auto r) { return f(l) - 2 * f(c) + f(r); };
     return lap(off<-2>, off<-1>, off<0>) - 2 * lap(off<-1>, off<0>, off<1>) + lap(off<0>, off<1>, off<2>);
   });
@@ -194,7 +196,9 @@ TEST_CASE_TEMPLATE("point function sweeps refuse bad fields by name", P, TESSERA
   CHECK(msg.find("output field 0 'k1'") != std::string::npos);
   CHECK(msg.find("input field 1 'k1'") != std::string::npos);
   // two outputs in one view
-  const auto two = ts::pointwise(ts::reach<0>{}, [](auto f) { return ts::array<float, 2>{{f(), -f()}}; });
+  const auto two = ts::pointwise(ts::reach<0>{}, [] TESSERA_HD(ts::field<float, 3, 0> f) {
+    return ts::array<float, 2>{{f(), -f()}};
+  });
   msg = message_of<ts::aliasing_error>([&] { ts::apply(P{}, two, ts::inputs(u), ts::outputs(out, out)); });
   CHECK(msg.find("output fields 0 'out'") != std::string::npos);
   // an unallocated field

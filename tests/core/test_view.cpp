@@ -149,7 +149,7 @@ TEST_CASE("planes: a window of axis-0 planes shares memory, its ghosts are the n
   CHECK(&last(1, -1) == &v(6, -1));
   CHECK(&v.planes(0, 6)(-1, 5) == &v(-1, 5));
   // outside the interior: refused, naming the view, the planes asked and the extent
-  CHECK_THROWS_WITH_AS(v.planes(4, 3), doctest::Contains("planes [4, 7) of 'v' (interior 6x5, ghost 1"),
+  CHECK_THROWS_WITH_AS(v.planes(4, 3), doctest::Contains("3 plane(s) from plane 4 of 'v' (interior 6x5, ghost 1"),
                        ts::invalid_argument_error);
   CHECK_THROWS_AS(v.planes(-1, 2), ts::invalid_argument_error);
   CHECK_THROWS_AS(v.planes(0, 0), ts::invalid_argument_error);

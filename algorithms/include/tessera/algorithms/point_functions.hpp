@@ -1,7 +1,8 @@
 #pragma once
 // Point functions for common physics, ready to apply (core/point_function.hpp says how
 // they are read): each is a small value type whose operator() computes one output point.
-// They double as examples of writing one's own.
+// They double as examples of writing one's own; each is noexcept, which lets the host loops
+// vectorise it under `omp simd` (a function that may throw runs in a plain loop).
 //
 //   acoustic_step         u_next = 2u - u_prev + c^2 (dt/h)^2 lap8(u)     fields u_prev, u, c2
 //   damped_acoustic_step  the same with a sponge rate s = sigma dt / 2    fields u_prev, u, c2, s
@@ -35,7 +36,7 @@ struct acoustic_step {
   using reach_type = reach<0, 4, 0>;
   T dt2_h2 = 0;
   template <class P, class U, class C>
-  TESSERA_HD T operator()(const P& u_prev, const U& u, const C& c2) const {
+  TESSERA_HD T operator()(const P& u_prev, const U& u, const C& c2) const noexcept {
     return T(2) * u() - u_prev() + c2() * dt2_h2 * laplacian8<T>(u);
   }
 };
@@ -48,7 +49,7 @@ struct damped_acoustic_step {
   using reach_type = reach<0, 4, 0, 0>;
   T dt2_h2 = 0;
   template <class P, class U, class C, class S>
-  TESSERA_HD T operator()(const P& u_prev, const U& u, const C& c2, const S& s) const {
+  TESSERA_HD T operator()(const P& u_prev, const U& u, const C& c2, const S& s) const noexcept {
     return (T(2) * u() - (T(1) - s()) * u_prev() + c2() * dt2_h2 * laplacian8<T>(u)) / (T(1) + s());
   }
 };
@@ -60,7 +61,7 @@ struct div_k_grad {
   using reach_type = reach<1, 1>;
   T inv_h2 = 1;
   template <class U, class K>
-  TESSERA_HD T operator()(const U& u, const K& k) const {
+  TESSERA_HD T operator()(const U& u, const K& k) const noexcept {
     auto flux = [&](auto o) { return (k(o) + k()) * (u(o) - u()); };
     return T(0.5) * inv_h2 *
            (flux(off<1, 0, 0>) + flux(off<-1, 0, 0>) + flux(off<0, 1, 0>) + flux(off<0, -1, 0>) +
@@ -77,7 +78,7 @@ struct upwind_advection {
   using reach_type = reach<1, 0, 0>;
   T dt_h = 0;
   template <class Q, class VY, class VX>
-  TESSERA_HD T operator()(const Q& q, const VY& vy, const VX& vx) const {
+  TESSERA_HD T operator()(const Q& q, const VY& vy, const VX& vx) const noexcept {
     const T dqx = vx() > T(0) ? q() - q(off<0, -1>) : q(off<0, 1>) - q();
     const T dqy = vy() > T(0) ? q() - q(off<-1, 0>) : q(off<1, 0>) - q();
     return q() - dt_h * (vx() * dqx + vy() * dqy);

@@ -32,7 +32,8 @@ stencil<star<Rank, 1>, T> wave_step(double c, double dt, const array<T, Rank>& h
 
 /// Runs `steps` leapfrog steps from (prev, cur) = (u^{n-1}, u^n), using `next` as the
 /// third buffer; returns the view holding the newest level (the handles rotate).
-/// `progress(k)`, when given, is called after every `every`-th step k.
+/// `progress(k)`, when given, is called after every `every`-th step k (every >= 1; steps
+/// >= 0, both checked by name).
 template <execution_policy Policy, class S, class T, int Rank, class Space>
 View<T, Rank, Space> leapfrog(const Policy& policy, const stencil<S, T>& st, View<T, Rank, Space> prev,
                               View<T, Rank, Space> cur, View<T, Rank, Space> next, int steps,
@@ -42,6 +43,10 @@ View<T, Rank, Space> leapfrog(const Policy& policy, const stencil<S, T>& st, Vie
   detail::require_allocated(prev, who, "previous level");
   detail::require_allocated(cur, who, "current level");
   detail::require_allocated(next, who, "third buffer");
+  if (steps < 0) throw invalid_argument_error(who + ": steps = " + std::to_string(steps) + " is negative");
+  if (progress && every < 1)
+    throw invalid_argument_error(who + ": every = " + std::to_string(every) +
+                                 " must be at least 1 (the steps between two progress calls)");
   for (int k = 0; k < steps; ++k) {
     fill_ghosts(cur, bc);
     apply_with_source(policy, st, cur, T(-1), prev, next);

@@ -13,6 +13,7 @@
 // failure is an io_error that names the file and what is wrong.
 #include <algorithm>
 #include <charconv>
+#include <system_error>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -227,11 +228,14 @@ std::vector<double> vti_reals(const std::string& v, std::size_t n, const char* w
     if (p == end) break;
     if (!((*p >= '0' && *p <= '9') || *p == '-' || *p == '+' || *p == '.'))
       fail(std::string("has a ") + what + " that is not " + std::to_string(n) + " decimal numbers");
-    char* stop = nullptr;
     if (p + 1 < end && (p[1] == 'x' || p[1] == 'X' || (p + 2 < end && (p[2] == 'x' || p[2] == 'X'))))
       fail(std::string("has a ") + what + " in hexadecimal");
-    const double x = std::strtod(p, &stop);
-    if (stop == p || !std::isfinite(x) || (stop < end && *stop != ' '))
+    // from_chars, not strtod: a decimal point whatever the program's locale (strtod under
+    // de_DE read "0.5" as 0 and refused the files tessera writes); it takes no leading '+'
+    const char* from = *p == '+' && p + 1 < end && p[1] != '-' && p[1] != '+' ? p + 1 : p;
+    double x = 0;
+    const auto [stop, ec] = std::from_chars(from, end, x, std::chars_format::general);
+    if (ec != std::errc() || stop == from || !std::isfinite(x) || (stop < end && *stop != ' '))
       fail(std::string("has a ") + what + " that is not " + std::to_string(n) + " finite decimal numbers");
     out.push_back(x);
     p = stop;
@@ -250,6 +254,11 @@ template <class T, int Rank>
 void write_vti(const std::string& path, const View<T, Rank, HostSpace>& v, const std::string& name,
                const grid_geometry<Rank>& geometry, const std::type_identity_t<array<index_t, Rank>>& first = {}) {
   tessera::detail::require_allocated(v, "tessera::write_vti('" + path + "')", "view");
+  for (int d = 0; d < Rank; ++d)  // what read_vti accepts: finite numbers, and a grid that advances
+    if (!std::isfinite(geometry.spacing[d]) || !(geometry.spacing[d] > 0) || !std::isfinite(geometry.origin[d]))
+      throw io_error("tessera::write_vti('" + path + "'): axis " + std::to_string(d) + " has spacing " +
+                     detail::vti_number(geometry.spacing[d]) + " and origin " + detail::vti_number(geometry.origin[d]) +
+                     "; a grid needs a finite spacing > 0 and a finite origin");
   if (name.empty() || name.size() > 64 || name.find_first_of("\"'<>&") != std::string::npos ||
       std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }))
     throw io_error("tessera::write_vti('" + path + "'): array name '" + name +

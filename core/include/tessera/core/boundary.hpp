@@ -20,6 +20,7 @@
 
 #include "tessera/core/array.hpp"
 #include "tessera/core/config.hpp"
+#include "tessera/core/errors.hpp"
 
 namespace tessera {
 
@@ -48,7 +49,12 @@ struct boundary_conditions {
     for (int f = 0; f < 2 * Rank; ++f) bc.faces[f] = b;
     return bc;
   }
+  /// Throws invalid_argument_error for an axis outside [0, Rank).
   constexpr boundary_conditions& set(int axis, boundary low, boundary high) {
+    if (axis < 0 || axis >= Rank)
+      throw invalid_argument_error("tessera::boundary_conditions<" + std::to_string(Rank) + ">::set: axis " +
+                                   std::to_string(axis) + " does not exist (axes are 0 .. " + std::to_string(Rank - 1) +
+                                   ", slowest first)");
     faces[2 * axis] = low;
     faces[2 * axis + 1] = high;
     return *this;

@@ -1,7 +1,9 @@
 #pragma once
 // deep_copy between views of any two spaces, and create_mirror. Copies move the whole
 // allocation, ghosts included, so the two layouts must match exactly.
+#include <functional>
 #include <string>
+#include <type_traits>
 
 #include "tessera/core/view.hpp"
 #include "tessera/core/view_checks.hpp"
@@ -20,6 +22,17 @@ void deep_copy(const View<T, Rank, DstSpace>& dst, const View<T, Rank, SrcSpace>
                                 " differ in layout; create the destination with src.layout() "
                                 "(or create_mirror(src))");
   if (dst.data() == src.data()) return;
+  if constexpr (std::is_same_v<DstSpace, SrcSpace>) {
+    // two views over one allocation (planes of one view): a copy between overlapping
+    // ranges would read what it has already overwritten
+    const auto* d = static_cast<const char*>(static_cast<const void*>(dst.data()));
+    const auto* s = static_cast<const char*>(static_cast<const void*>(src.data()));
+    const std::size_t bytes = src.allocation_bytes();
+    if (std::less<const char*>{}(d, s + bytes) && std::less<const char*>{}(s, d + bytes))
+      throw aliasing_error("tessera::deep_copy: destination " + dst.describe() + " and source " + src.describe() +
+                           " overlap in memory (planes of one view, ghost planes included); copy through a view "
+                           "of its own");
+  }
   // Found by argument-dependent lookup on the spaces: core copies host to host, each
   // backend between its space and the host's (and within its own).
   copy_bytes(DstSpace{}, SrcSpace{}, dst.data(), src.data(), src.allocation_bytes(),

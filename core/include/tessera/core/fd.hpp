@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tessera/core/errors.hpp"
+#include "tessera/core/format.hpp"
 #include "tessera/core/shape.hpp"
 #include "tessera/core/stencil.hpp"
 
@@ -92,12 +93,20 @@ constexpr int star_index(int axis, int k, int r) {
   return 1 + axis * 2 * r + 2 * (a - 1) + (k > 0 ? 1 : 0);
 }
 
-/// Adds weights w (offsets -r..r) scaled by `scale` along `axis` into st.
+/// Adds weights w (offsets -r..r) scaled by `scale` along `axis` into st. Throws
+/// invalid_argument_error, naming the spacing, where a weight leaves T's range (a spacing
+/// of 1e-30 made float Laplacians of -inf).
 template <class S, class T>
-void add_axis(stencil<S, T>& st, int axis, int r, const std::vector<double>& w, double scale) {
+void add_axis(stencil<S, T>& st, int axis, int r, const std::vector<double>& w, double scale, double h,
+              const char* who) {
   for (int k = -r; k <= r; ++k) {
     const int idx = k == 0 ? 0 : star_index(axis, k, r);
     st.coeffs[idx] = static_cast<T>(static_cast<double>(st.coeffs[idx]) + w[k + r] * scale);
+    if (!std::isfinite(static_cast<double>(st.coeffs[idx])))
+      throw invalid_argument_error(std::string("tessera::fd::") + who + ": grid spacing h = " + tessera::detail::sci(h) +
+                                   " makes a coefficient " + tessera::detail::sci(static_cast<double>(st.coeffs[idx])) + " in " +
+                                   (sizeof(T) == 4 ? "float" : "double") +
+                                   "; use a larger spacing (scale the problem) or double");
   }
 }
 }  // namespace detail
@@ -109,7 +118,8 @@ stencil<star<Rank, Order / 2>, T> first_derivative(int axis, T h) {
   detail::check_axis(axis, Rank, "first_derivative");
   detail::check_spacing(h, "first_derivative");
   stencil<star<Rank, Order / 2>, T> st;
-  detail::add_axis(st, axis, Order / 2, central_weights(1, Order), 1.0 / static_cast<double>(h));
+  detail::add_axis(st, axis, Order / 2, central_weights(1, Order), 1.0 / static_cast<double>(h), static_cast<double>(h),
+                   "first_derivative");
   return st;
 }
 
@@ -121,7 +131,7 @@ stencil<star<Rank, Order / 2>, T> second_derivative(int axis, T h) {
   detail::check_spacing(h, "second_derivative");
   stencil<star<Rank, Order / 2>, T> st;
   const double hd = static_cast<double>(h);
-  detail::add_axis(st, axis, Order / 2, central_weights(2, Order), 1.0 / (hd * hd));
+  detail::add_axis(st, axis, Order / 2, central_weights(2, Order), 1.0 / (hd * hd), hd, "second_derivative");
   return st;
 }
 
@@ -134,7 +144,7 @@ stencil<star<Rank, Order / 2>, T> laplacian(const array<T, Rank>& h) {
   for (int d = 0; d < Rank; ++d) {
     detail::check_spacing(h[d], "laplacian");
     const double hd = static_cast<double>(h[d]);
-    detail::add_axis(st, d, Order / 2, w, 1.0 / (hd * hd));
+    detail::add_axis(st, d, Order / 2, w, 1.0 / (hd * hd), hd, "laplacian");
   }
   return st;
 }

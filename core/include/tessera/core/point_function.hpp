@@ -28,7 +28,11 @@
 //   TESSERA_HD and names its windows' type, field<T, Rank, Radius> (nvcc's host-device
 //   lambdas cannot be generic): [=] TESSERA_HD (tessera::field<float, 3, 1> u) {...};
 //   host-only code may write (auto u). It must be trivially copyable: capture values,
-//   not references or views.
+//   not references or views. (With an upstream Kokkos built for CUDA, kokkos::mdrange runs
+//   it on the device too: there even host views need a TESSERA_HD function.)
+// - A function may throw on the host: host::serial and host::parallel hand the exception to
+//   the caller (the output is then partly written). One declared noexcept runs in the
+//   host loops' `omp simd` form, vectorised.
 //
 // A function object can carry its reach itself instead of being wrapped:
 //   struct upwind { using reach_type = tessera::reach<1, 0>; float dt_h;
@@ -98,7 +102,7 @@ struct point_function {
   using reach_type = Reach;
   F f;
   template <class... W>
-  TESSERA_HD constexpr decltype(auto) operator()(const W&... w) const {
+  TESSERA_HD constexpr decltype(auto) operator()(const W&... w) const noexcept(noexcept(f(w...))) {
     static_assert(sizeof...(W) == Reach::fields,
                   "tessera::point_function: called with a number of fields different from its reach<...>");
     return f(w...);
@@ -157,15 +161,15 @@ struct field_window {
   window_strides<Rank> stride{};  // elements, axes 0 .. Rank-2
 
   field_window() = default;
-  TESSERA_HD constexpr field_window(const T* p, const window_strides<Rank>& s) : at(p), stride(s) {}
+  TESSERA_HD constexpr field_window(const T* p, const window_strides<Rank>& s) noexcept : at(p), stride(s) {}
   /// A backend's window (which knows its field's position) as the window a lambda names.
   template <int F>
     requires(Field == -1 && F != -1)
-  TESSERA_HD constexpr field_window(const field_window<T, Rank, Radius, F>& w) : at(w.at), stride(w.stride) {}
+  TESSERA_HD constexpr field_window(const field_window<T, Rank, Radius, F>& w) noexcept : at(w.at), stride(w.stride) {}
 
   /// The field at offset off<D...> from the point.
   template <int... D>
-  TESSERA_HD T operator()(offset_t<D...>) const {
+  TESSERA_HD T operator()(offset_t<D...>) const noexcept {
     detail::check_offset<Field, Rank, Radius, D...>();
     constexpr int d[] = {D...};
     index_t o = d[Rank - 1];
@@ -173,7 +177,7 @@ struct field_window {
     return at[o];
   }
   /// The field at the point.
-  TESSERA_HD T operator()() const { return *at; }
+  TESSERA_HD T operator()() const noexcept { return *at; }
 };
 
 /// The window type to name in a non-generic lambda: field<float, 3, 1> is a 3D float

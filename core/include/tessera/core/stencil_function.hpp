@@ -18,7 +18,7 @@ struct stencil_function {
   array<T, shape_traits<S>::size> coeffs{};
 
   template <class W>
-  TESSERA_HD T operator()(const W& u) const {
+  TESSERA_HD T operator()(const W& u) const noexcept {
     T s = 0;
     detail::static_for<shape_traits<S>::size>([&](auto k) {
       constexpr int K = decltype(k)::value;

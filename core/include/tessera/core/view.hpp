@@ -92,9 +92,10 @@ class View {
     requires(Rank >= 2)
   {
     const index_t n0 = extents()[0];
-    if (!state_ || count < 1 || first < 0 || first > n0 - count)
-      throw invalid_argument_error("tessera::View::planes: planes [" + std::to_string(first) + ", " +
-                                   std::to_string(first + count) + ") of " + describe() +
+    // first + count is not formed until both are known to lie in [0, n0]: it could overflow
+    if (!state_ || count < 1 || first < 0 || count > n0 || first > n0 - count)
+      throw invalid_argument_error("tessera::View::planes: " + std::to_string(count) + " plane(s) from plane " +
+                                   std::to_string(first) + " of " + describe() +
                                    " are not inside its interior [0, " + std::to_string(n0) +
                                    ") along axis 0; ask for at least one plane of the interior");
     auto w = std::make_shared<state>();

@@ -47,6 +47,7 @@ namespace tessera::host {
 template <class S, class T>
 int fused_steps(const parallel& policy, const stencil<S, T>& st, const extents<S::rank>&,
                 const std::optional<boundary_conditions<S::rank>>& bc) {
+  team_size(policy);  // refuses a fuse or a team out of range, by name
   if constexpr (S::rank == 1) {
     return 0;
   } else {
@@ -289,10 +290,7 @@ void sweep_steps(const parallel& policy, const stencil<S, T>& st, const View<T, 
     const index_t strip = (ny + (ny + most - 1) / most - 1) / ((ny + most - 1) / most);
     const index_t strips = (ny + strip - 1) / strip;  // none empty
     const bool streaming = streams_output(policy, out);  // as the sweep would write `out`
-    int threads = 1;
-#if defined(_OPENMP)
-    threads = policy.num_threads > 0 ? policy.num_threads : omp_get_max_threads();
-#endif
+    const int threads = team_size(policy);
     // slabs of at least 4 k r planes, so the recomputed halo stays below a quarter
     const index_t slabs =
         std::max<index_t>(1, std::min<index_t>(threads, nz / (4 * steps * shape_traits<S>::radius)));

@@ -6,6 +6,7 @@
 // Points are summed in declaration order, like host::serial.
 // Outputs larger than the caches are written with streaming stores, and each 3D row
 // prefetches the row it will need two rows later from the plane ahead (cache_hints.hpp).
+#include "tessera/core/errors.hpp"
 #include "tessera/core/static_for.hpp"
 #include "tessera/core/stencil.hpp"
 #include "tessera/core/view.hpp"
@@ -14,6 +15,9 @@
 #include "tessera/host/sweep_instances.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <string>
 
 #if defined(_OPENMP)
 #include <omp.h>
@@ -29,6 +33,32 @@ inline int omp_max_threads() {
   return 1;
 #endif
 }
+}  // namespace detail
+
+/// The most threads a host::parallel team may have: 4 a core, at least 1024 (libgomp
+/// overflowed its stack starting a team of 100000).
+inline int max_threads() {
+  int cores = 1;
+#if defined(_OPENMP)
+  cores = omp_get_num_procs();
+#endif
+  return std::max(1024, 4 * cores);
+}
+
+/// The team a host::parallel sweep runs: num_threads, or OpenMP's default for 0. Throws
+/// invalid_argument_error, naming the count and the bound, for a negative count or one above
+/// max_threads(); and for a fuse outside [0, parallel::max_fuse].
+inline int team_size(const parallel& p) {
+  if (p.num_threads < 0 || p.num_threads > max_threads())
+    throw invalid_argument_error("tessera: host::parallel{.num_threads = " + std::to_string(p.num_threads) +
+                                 "}: use 0 (OpenMP's default) or 1 to " + std::to_string(max_threads()) + " threads");
+  if (p.fuse < 0 || p.fuse > parallel::max_fuse)
+    throw invalid_argument_error("tessera: host::parallel{.fuse = " + std::to_string(p.fuse) + "}: use 0 to " +
+                                 std::to_string(parallel::max_fuse) + " steps a pass");
+  return p.num_threads > 0 ? p.num_threads : detail::omp_max_threads();
+}
+
+namespace detail {
 
 /// out[x] = sum_k c_k · in[x + shift_k] for x in [0, nx): one row.
 /// The point rows and coefficients are copied into locals first: read through `shift`
@@ -91,6 +121,32 @@ inline void for_each_row(index_t rows, [[maybe_unused]] int team, [[maybe_unused
   }
 }
 
+/// for_each_row for a row that may throw (a user's point function): an exception may not
+/// leave an OpenMP region (std::terminate), so each row's is caught there, the rows not
+/// yet started are skipped, and the first exception is thrown again after the region.
+/// The output is then partly written.
+template <class F>
+inline void for_each_row_carrying_exceptions(index_t rows, [[maybe_unused]] int team,
+                                             [[maybe_unused]] bool threaded, F&& row) {
+  std::exception_ptr first;
+  std::atomic<bool> failed{false};
+#pragma omp parallel num_threads(team) if (threaded)
+  {
+#pragma omp for schedule(static)
+    for (index_t r = 0; r < rows; ++r) {
+      if (failed.load(std::memory_order_relaxed)) continue;
+      try {
+        row(r);
+      } catch (...) {
+#pragma omp critical(tessera_row_exception)
+        if (!first) first = std::current_exception();
+        failed.store(true, std::memory_order_relaxed);
+      }
+    }
+  }
+  if (first) std::rethrow_exception(first);
+}
+
 /// One row, with the store kind chosen for the whole sweep.
 template <class S, class T>
 inline void sweep_row_as(bool streaming, const stencil<S, T>& st, const T* in, T* out, const index_t* shift,
@@ -128,7 +184,7 @@ void sweep(const parallel& p, const stencil<S, T>& st, const View<T, Rank, Space
   // than the sweep itself: small grids run on the calling thread.
   const bool worth_threads = in.size() >= host::parallel_threshold;
   const bool streaming = streams_output(p, out);
-  const int team = p.num_threads > 0 ? p.num_threads : detail::omp_max_threads();
+  const int team = team_size(p);
   if constexpr (Rank == 1) {
     // Split the single row into chunks, one per thread.
     constexpr index_t chunk = 4096;

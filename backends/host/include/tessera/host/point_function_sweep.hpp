@@ -73,15 +73,34 @@ TESSERA_HOST_FLATTEN inline void point_row(const F& fn, const group_origins<cons
   static_assert(tessera::detail::result_count<result>::value == static_cast<int>(NO),
                 "tessera::apply: the point function returns a different number of values than the output views "
                 "given (return T for one output, tessera::array<T, M> for outputs(v1, ..., vM))");
-#pragma omp simd
-  for (index_t x = x0; x < x1; ++x) {
+  auto point = [&](index_t x) {
     const T* here[NI];
     for (std::size_t i = 0; i < NI; ++i) here[i] = at[i] + x;
     const result r = tessera::detail::call_point_function<T, Rank>(fn, here, stride, std::make_index_sequence<NI>{});
     tessera::detail::static_for<static_cast<int>(NO)>([&](auto j) {
       dst[j][x] = static_cast<T>(tessera::detail::result_at<decltype(j)::value>(r));
     });
+  };
+  // An exception may not leave an `omp simd` loop (std::terminate): a function that may
+  // throw runs in a plain loop, which GCC still vectorises where it can, and its exception
+  // reaches the caller. Declaring it noexcept (tessera::physics' are) keeps the simd loop.
+  if constexpr (noexcept(tessera::detail::call_point_function<T, Rank>(fn, at, stride,
+                                                                      std::make_index_sequence<NI>{}))) {
+#pragma omp simd
+    for (index_t x = x0; x < x1; ++x) point(x);
+  } else {
+    for (index_t x = x0; x < x1; ++x) point(x);
   }
+}
+
+/// Whether F may throw when called with its windows (then the parallel sweep carries the
+/// exception out of its threads).
+template <class F, class T, int Rank, std::size_t NI>
+constexpr bool may_throw() {
+  const T* const at[NI] = {};
+  const window_strides<Rank> stride[NI] = {};
+  return !noexcept(tessera::detail::call_point_function<T, Rank>(std::declval<const F&>(), at, stride,
+                                                                 std::make_index_sequence<NI>{}));
 }
 
 template <int Rank>
@@ -110,17 +129,23 @@ void sweep(const parallel& p, const F& fn, const input_fields<T, Rank, Space, NI
   const auto dst = detail::origins_of<T>(out);
   const auto n = in[0].extents().n;
   const bool worth_threads = in[0].size() >= host::parallel_threshold;
-  const int team = p.num_threads > 0 ? p.num_threads : detail::omp_max_threads();
+  const int team = team_size(p);
+  // rows over the team; a function that may throw has its exception carried out of them
+  auto rows = [&](index_t count, bool threaded, auto&& row) {
+    if constexpr (detail::may_throw<F, T, Rank, NI>())
+      detail::for_each_row_carrying_exceptions(count, team, threaded, row);
+    else
+      detail::for_each_row(count, team, threaded, false, row);
+  };
   if constexpr (Rank == 1) {
     constexpr index_t chunk = 4096;  // one row, split into chunks, one at a time per thread
     const index_t nchunks = (n[0] + chunk - 1) / chunk;
-    detail::for_each_row(nchunks, team, nchunks > 1 && worth_threads, false, [&](index_t c) {
+    rows(nchunks, nchunks > 1 && worth_threads, [&](index_t c) {
       const index_t x0 = c * chunk;
       detail::point_row(fn, src, dst, n, 0, x0, x0 + chunk < n[0] ? x0 + chunk : n[0]);
     });
   } else {
-    detail::for_each_row(detail::rows_of<Rank>(n), team, worth_threads, false,
-                         [&](index_t r) { detail::point_row(fn, src, dst, n, r, 0, n[Rank - 1]); });
+    rows(detail::rows_of<Rank>(n), worth_threads, [&](index_t r) { detail::point_row(fn, src, dst, n, r, 0, n[Rank - 1]); });
   }
 }
 

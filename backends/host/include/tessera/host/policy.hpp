@@ -40,6 +40,7 @@ inline constexpr std::size_t streaming_store_bytes = std::size_t(4) << 20;
 /// with streaming stores (`store`, see stores).
 /// num_threads = 0 uses OpenMP's default (OMP_NUM_THREADS or every core).
 struct parallel {
+  /// at most max_threads() (a larger team once overflowed libgomp's stack)
   int num_threads = 0;
   stores store = stores::automatic;
   /// Time steps iterate fuses per pass under boundary conditions (fused_steps.hpp); 0 or
@@ -48,6 +49,8 @@ struct parallel {
   /// 256^3 fp32 at 1.51-1.65x of the copy floor against 0.94-1.04x for one sweep, fp64
   /// 1.47-1.87x (perf/RESULTS.md run 25; 3 to 8 steps within 7% of 4).
   int fuse = 0;
+  /// The most steps a pass may fuse: a pass keeps fuse levels of 2 r + 1 planes each.
+  static constexpr int max_fuse = 64;
   static std::string name() { return "host:parallel"; }
   template <class Space>
   static constexpr bool reaches = Space::host_accessible;

@@ -11,10 +11,12 @@
 
 #include <array>
 #include <cstdlib>
+#include <mutex>
 #include <string>
 
 #include "tessera/core/builtin_shapes.hpp"
 #include "tessera/core/deep_copy.hpp"
+#include "tessera/core/errors.hpp"
 #include "tessera/core/policy.hpp"
 #include "tessera/core/stencil.hpp"
 #include "tessera/core/view.hpp"
@@ -30,15 +32,33 @@ struct mdrange {
   static constexpr bool reaches = true;
 };
 
-/// Initialises Kokkos if nobody has; registers finalisation at exit in that case.
+/// Initialises Kokkos if nobody has; registers finalisation at exit in that case. Once per
+/// process, whichever thread asks first (threads making their first kokkos::mdrange call
+/// at once crashed in Kokkos::initialize, 3 runs in 40): the others wait for it.
 inline void ensure_initialized() {
-  if (!Kokkos::is_initialized()) {
-    Kokkos::initialize();
-    std::atexit([] {
-      if (Kokkos::is_initialized()) Kokkos::finalize();
-    });
-  }
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (!Kokkos::is_initialized()) {
+      Kokkos::initialize();
+      std::atexit([] {
+        if (Kokkos::is_initialized()) Kokkos::finalize();
+      });
+    }
+  });
+  if (!Kokkos::is_initialized())
+    throw backend_error("tessera::kokkos::mdrange: Kokkos is not initialised (it was finalised, or the program's "
+                        "own initialisation has not run yet); the reference needs a live Kokkos");
 }
+
+namespace detail {
+/// Held by every reference sweep from staging to copy-back: Kokkos' default execution
+/// space instance takes its dispatches from one host thread at a time, and the reference
+/// may be called from several (validation in a threaded program).
+inline std::mutex& dispatch_mutex() {
+  static std::mutex m;
+  return m;
+}
+}  // namespace detail
 
 /// Name of the execution space the reference runs on ("Serial", "Cuda", "OpenMP", ...).
 inline std::string execution_space_name() { return Kokkos::DefaultExecutionSpace::name(); }
@@ -202,6 +222,7 @@ template <class S, class T, int Rank, class Space>
 void sweep(const mdrange& p, const stencil<S, T>& st, const View<T, Rank, Space>& in,
            const View<T, Rank, Space>& out) {
   ensure_initialized();
+  const std::lock_guard<std::mutex> one_at_a_time(detail::dispatch_mutex());
   constexpr int N = stencil<S, T>::size;
   constexpr int SR = detail::staged_rank<Rank>;
   const auto& n = in.extents();

@@ -94,6 +94,7 @@ template <point_function_type F, class T, int Rank, class Space, std::size_t NI,
 void sweep(const mdrange& p, const F& fn, const input_fields<T, Rank, Space, NI>& in,
            const output_fields<T, Rank, Space, NO>& out) {
   ensure_initialized();
+  const std::lock_guard<std::mutex> one_at_a_time(detail::dispatch_mutex());
   using functor = detail::point_functor<F, T, Rank, NI, NO>;
   using KV = typename functor::KV;
   const auto& n = in[0].extents();
