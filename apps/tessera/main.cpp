@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include <tessera/io/atomic_file.hpp>
+
 #include "memory.hpp"
 #include "policy_names.hpp"
 #include "problems.hpp"
@@ -57,7 +59,8 @@ constexpr const char* run_usage =
     "                   [--model layered|homogeneous] [--snapshots K] [--frequency F]\n"
     "                   [--precision float|double] [--policy NAME (automatic)]\n"
     "                   [--boundary dirichlet|periodic|neumann] [--dt DT] [--input FILE.npy|FILE.vti]\n"
-    "                   [--output FILE.npy|FILE.vti|FILE.pvti] [--image FILE.png] [--validate]\n"
+    "                   [--output FILE.npy|FILE.vti|FILE.pvti] [--image FILE.png] [--write-through]\n"
+    "                   [--validate]\n"
     "                   [--transport nccl|cuda-aware-mpi|host-staged]\n"
     "\n"
     "  heat3d: u_t = Laplacian(u) in the unit cube, explicit Euler, a hot Gaussian (or the\n"
@@ -85,6 +88,9 @@ constexpr const char* run_usage =
     "  heat3d with a cuda: policy puts each rank on a GPU of its own; its halos travel by\n"
     "  --transport (default: nccl where built and each rank has a GPU, else host-staged MPI).\n"
     "  Each option is given at most once, and one that the problem does not use is refused.\n"
+    "  Outputs are written whole or not at all: a finished file is renamed onto the name, so\n"
+    "  an interrupted or failed run leaves the earlier file as it was; a link, FIFO or device\n"
+    "  named as an output is refused unless --write-through asks to write into it in place.\n"
     "  Output and image paths are checked before the run; a --size whose views do not fit\n"
     "  the machine's memory (or the GPU's) is refused before anything is allocated.\n";
 
@@ -170,16 +176,17 @@ bool parse_real(const std::string& s, double& out) {
   return !s.empty() && *end == '\0' && std::isfinite(out);
 }
 
-/// "" when `path` can be written (its folder exists and takes a new file); else why not.
-/// Checked before a run, so that hours of work are not lost to a typo in a file name.
-std::string unwritable(const std::string& path) {
+/// "" when `path` can be written (its folder takes a new file; it is no folder, and no
+/// link, FIFO or device unless `through`); else why not. Checked before a run, so that
+/// hours of work are not lost to a typo in a file name; the check makes and removes a file
+/// of a unique name, touching no other.
+std::string unwritable(const std::string& path, bool through) {
   if (path.empty()) return {};
-  const std::string probe = path + ".tmp-tessera";
-  std::FILE* f = std::fopen(probe.c_str(), "wb");
-  if (!f) return "cannot open '" + path + "' for writing (" + std::strerror(errno) + "): does the folder exist?";
-  std::fclose(f);
-  std::remove(probe.c_str());
-  if (std::filesystem::is_directory(path)) return "'" + path + "' is a folder; name a file";
+  try {
+    ts::io::check_writable(path, through ? ts::io::special_output::write_through : ts::io::special_output::refuse);
+  } catch (const ts::io::io_error& e) {
+    return e.what();
+  }
   return {};
 }
 
@@ -431,6 +438,8 @@ int run_command(int argc, char** argv, int first) {
     const std::string s = a.value.value_or("");
     if (a.option == "--validate") {
       o.validate = true;
+    } else if (a.option == "--write-through") {
+      o.write_through = true;
     } else if (a.option == "--problem") {
       if (s != "heat3d" && s != "poisson2d" && s != "wave2d" && s != "seismic3d")
         return usage_error("unknown problem '" + s + "' (heat3d, poisson2d, wave2d, seismic3d)", run_usage);
@@ -546,8 +555,10 @@ int run_command(int argc, char** argv, int first) {
   if (o.problem == "poisson2d" && o.boundary != "dirichlet")
     return usage_error("poisson2d solves with Dirichlet boundaries (periodic/Neumann Poisson problems are singular)", run_usage);
   // Everything that can be known before the run is checked before it.
+  if (o.write_through && o.output.empty() && o.image.empty())
+    return usage_error("--write-through writes --output or --image in place; give one of them", run_usage);
   for (const auto& path : {o.output, o.image})
-    if (auto why = unwritable(path); !why.empty()) {
+    if (auto why = unwritable(path, o.write_through); !why.empty()) {
       std::fprintf(stderr, "tessera run: %s\n", why.c_str());
       return 1;
     }
@@ -614,6 +625,7 @@ void wait_passively(char** argv) {
 
 int main(int argc, char** argv) {
   wait_passively(argv);
+  ts::io::remove_unfinished_outputs_on_signals("tessera");
   const std::string cmd = argc > 1 ? argv[1] : "";
   try {
     if (cmd == "run") return run_command(argc, argv, 2);

@@ -16,17 +16,22 @@
 
 namespace tessera::app {
 
+/// How the run's outputs treat a link, FIFO or device named as --output or --image.
+inline io::special_output special_of(const run_options& o) {
+  return o.write_through ? io::special_output::write_through : io::special_output::refuse;
+}
+
 /// Writes --output (.npy, else .vti with array `name` and `geometry`) and --image.
 template <class T, int Rank>
 void write_outputs(const run_options& o, const View<T, Rank, HostSpace>& u, const io::grid_geometry<Rank>& geometry,
                    const char* name) {
   if (!o.output.empty()) {
-    if (o.output.ends_with(".npy")) io::write_npy(o.output, u);
-    else io::write_vti(o.output, u, name, geometry);
+    if (o.output.ends_with(".npy")) io::write_npy(o.output, u, special_of(o));
+    else io::write_vti(o.output, u, name, geometry, {}, special_of(o));
     std::printf("  wrote %s\n", o.output.c_str());
   }
   if (!o.image.empty()) {
-    io::write_png(o.image, u);
+    io::write_png(o.image, u, special_of(o));
     const auto& n = u.extents();
     std::printf("  wrote %s (%s%lldx%lld)\n", o.image.c_str(), Rank == 3 ? "middle z-slice, " : "",
                 (long long)n[Rank - 1], (long long)n[Rank - 2]);

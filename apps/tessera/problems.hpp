@@ -25,6 +25,7 @@ struct run_options {
   std::optional<double> dt;  // default: 0.9 x the stability limit
   std::string input, output, image;
   bool validate = false;
+  bool write_through = false;     // --output/--image may be a link, FIFO or device, written in place
   std::string model = "layered";  // seismic3d: layered | homogeneous
   int snapshots = 0;              // seismic3d: snapshots written during the run
   std::optional<double> frequency;  // seismic3d: the Ricker peak frequency (default: seismic_default_frequency)

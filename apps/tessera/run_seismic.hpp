@@ -179,12 +179,13 @@ bool print_analytic(const R& r, double h) {
 
 /// The x-z section through the source, as a width n x height n picture (z down).
 template <class T>
-void write_section_png(const std::string& path, const View<T, 3, HostSpace>& u, index_t y) {
+void write_section_png(const std::string& path, const View<T, 3, HostSpace>& u, index_t y,
+                       io::special_output special = io::special_output::refuse) {
   const index_t n = u.extents()[0];
   std::vector<double> v(static_cast<std::size_t>(n * n));
   for (index_t z = 0; z < n; ++z)
     for (index_t x = 0; x < n; ++x) v[static_cast<std::size_t>(z * n + x)] = u(z, y, x);
-  io::write_png(path, v, n, n);
+  io::write_png(path, v, n, n, special);
 }
 
 /// "wave.vti" + 3 -> "wave_0003.vti"
@@ -310,12 +311,13 @@ int run_seismic3d(const run_options& o) {
     }
   }
   if (!o.output.empty()) {
-    if (o.output.ends_with(".npy")) io::write_npy(o.output, u_h);
-    else io::write_vti(o.output, u_h, "pressure", io::grid_geometry<3>{{m.h, m.h, m.h}, {m.h / 2, m.h / 2, m.h / 2}});
+    if (o.output.ends_with(".npy")) io::write_npy(o.output, u_h, special_of(o));
+    else io::write_vti(o.output, u_h, "pressure", io::grid_geometry<3>{{m.h, m.h, m.h}, {m.h / 2, m.h / 2, m.h / 2}}, {},
+                       special_of(o));
     std::printf("  wrote %s\n", o.output.c_str());
   }
   if (!o.image.empty()) {
-    write_section_png(o.image, u_h, m.src[1]);
+    write_section_png(o.image, u_h, m.src[1], special_of(o));
     std::printf("  wrote %s (x-z section through the source)\n", o.image.c_str());
   }
   if (written > 0)

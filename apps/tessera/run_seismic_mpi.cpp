@@ -99,12 +99,12 @@ int run_seismic3d_mpi_typed(const run_options& o) {
     }
     const io::grid_geometry<3> geometry{{m.h, m.h, m.h}, {m.h / 2, m.h / 2, m.h / 2}};
     if (o.output.ends_with(".npy") || o.output.ends_with(".vti")) {  // a .pvti is written by every rank below
-      if (o.output.ends_with(".npy")) io::write_npy(o.output, u);
-      else io::write_vti(o.output, u, "pressure", geometry);
+      if (o.output.ends_with(".npy")) io::write_npy(o.output, u, special_of(o));
+      else io::write_vti(o.output, u, "pressure", geometry, {}, special_of(o));
       std::printf("  wrote %s\n", o.output.c_str());
     }
     if (!o.image.empty()) {
-      write_section_png(o.image, u, m.src[1]);
+      write_section_png(o.image, u, m.src[1], special_of(o));
       std::printf("  wrote %s (x-z section through the source)\n", o.image.c_str());
     }
   }

@@ -1,8 +1,12 @@
 // .npy round trips and bad files, .vti layout, PNG structure, atomic writes.
 #include <doctest/doctest.h>
 
+#include <clocale>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <fstream>
 #include <string>
 
@@ -146,13 +150,12 @@ TEST_CASE("png: signature, IHDR and size of a stored-deflate RGB image") {
 TEST_CASE("writes are atomic: a bad path throws and leaves nothing behind") {
   ts::View<float, 2> v("v", ts::extents{3, 3}, 0);
   const std::string p = scratch_path("no-such-folder/x.npy");
-  CHECK_THROWS_WITH_AS(io::write_npy(p, v), doctest::Contains("cannot open"), io::io_error);
+  CHECK_THROWS_WITH_AS(io::write_npy(p, v), doctest::Contains("cannot write"), io::io_error);
   CHECK_FALSE(fs::exists(p));
-  CHECK_FALSE(fs::exists(p + ".tmp-tessera"));
   const std::string q = scratch_path("atomic.npy");
   io::write_npy(q, v);
   CHECK(fs::exists(q));
-  CHECK_FALSE(fs::exists(q + ".tmp-tessera"));
+  CHECK(leftover_temporaries(scratch_dir()) == 0);
 }
 
 TEST_CASE("heat_step: a time step above the stability limit is refused with the limit") {
@@ -240,4 +243,39 @@ TEST_CASE("writers refuse an unallocated view by name") {
                        ts::invalid_argument_error);
   CHECK_THROWS_WITH_AS(io::write_vti(scratch_path("n.vti"), none), doctest::Contains("unallocated"),
                        ts::invalid_argument_error);
+}
+
+TEST_CASE("read_vti reads what write_vti wrote under a locale whose decimal point is a comma") {
+  // a German locale, made here where the system has none installed (localedef, LOCPATH)
+  const auto dir = scratch_dir() / "locales";
+  fs::create_directories(dir);
+  if (!std::setlocale(LC_ALL, "de_DE.UTF-8")) {
+    const std::string make = "localedef -i de_DE -f UTF-8 '" + (dir / "de_DE.UTF-8").string() + "' >/dev/null 2>&1";
+    REQUIRE_MESSAGE(std::system(make.c_str()) == 0, "localedef could not make de_DE.UTF-8 (glibc's locales data)");
+    ::setenv("LOCPATH", dir.c_str(), 1);
+    REQUIRE(std::setlocale(LC_ALL, "de_DE.UTF-8") != nullptr);
+  }
+  REQUIRE(std::strtod("0.5", nullptr) == 0.0);  // the locale reads "0.5" as 0: the case that failed
+  ts::View<float, 3> v("v", ts::extents{3, 4, 5}, 1);
+  fill_random(v, 9);
+  const std::string p = scratch_path("comma.vti");
+  io::write_vti(p, v, "u", io::grid_geometry<3>{{0.5, 0.25, 0.125}, {-1.5, 2.75, 0.0625}});
+  io::grid_geometry<3> g;
+  const auto back = io::read_vti<float, 3>(p, "back", 0, &g);
+  std::setlocale(LC_ALL, "C");
+  CHECK(g.spacing[0] == 0.5);
+  CHECK(g.spacing[2] == 0.125);
+  CHECK(g.origin[1] == 2.75);
+  CHECK(back(2, 3, 4) == v(2, 3, 4));
+}
+
+TEST_CASE("write_vti refuses a spacing or origin read_vti would refuse") {
+  ts::View<float, 2> v("v", ts::extents{3, 3}, 0);
+  const std::string p = scratch_path("nan.vti");
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_WITH_AS(io::write_vti(p, v, "u", io::grid_geometry<2>{{nan, 1.0}, {0.0, 0.0}}),
+                       doctest::Contains("spacing nan"), io::io_error);
+  CHECK_THROWS_AS(io::write_vti(p, v, "u", io::grid_geometry<2>{{1.0, 0.0}, {0.0, 0.0}}), io::io_error);
+  CHECK_THROWS_AS(io::write_vti(p, v, "u", io::grid_geometry<2>{{1.0, 1.0}, {0.0, -INFINITY}}), io::io_error);
+  CHECK_FALSE(fs::exists(p));
 }

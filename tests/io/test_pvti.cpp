@@ -2,6 +2,8 @@
 // refused with the file and the reason named, before the whole grid is allocated.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -145,4 +147,18 @@ TEST_CASE("pvti: hostile indexes are refused by name") {
   swapped.replace(swapped.find("Source=\"h_1.vti\""), 16, "Source=\"h_0.vti\"");
   swapped.replace(swapped.find("Source=\"h_X.vti\""), 16, "Source=\"h_1.vti\"");
   CHECK(refused(swapped).find("own extent differs") != std::string::npos);
+  // one piece named many times (a small index that once kept a reader busy for minutes)
+  std::string repeated = good;
+  const std::string line = "    <Piece Extent=\"0 3 0 4 0 2\" Source=\"h_0.vti\"/>\n";
+  REQUIRE(repeated.find(line) != std::string::npos);
+  repeated.insert(repeated.find(line), line + line);
+  CHECK(refused(repeated).find("names the piece 'h_0.vti' twice") != std::string::npos);
+  // a piece that is a symbolic link (out of the folder, as '..' would lead)
+  const auto outside = std::filesystem::temp_directory_path() / ("tessera-outside-" + std::to_string(::getpid()) + ".vti");
+  std::filesystem::copy_file(scratch_path("h_1.vti"), outside, std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::remove(scratch_path("h_link.vti"));
+  std::filesystem::create_symlink(outside, scratch_path("h_link.vti"));
+  CHECK(refused(replaced("Source=\"h_1.vti\"", "Source=\"h_link.vti\"")).find("through the symbolic link") !=
+        std::string::npos);
+  std::filesystem::remove(outside);
 }

@@ -275,13 +275,52 @@ TEST_CASE("a distributed view written as .pvti pieces reads back whole, in ParaV
     const std::string index = (folder / ("field_" + dom.describe_grid() + ".pvti")).string();
     tmpi::write_pvti(index, u, "pressure", ts::io::grid_geometry<3>::cell_centred_unit_box({0.1, 0.1, 0.1}));
     INFO(grid_text(dom));
-    CHECK(std::filesystem::exists(folder / ("field_" + dom.describe_grid() + "_" + std::to_string(dom.rank()) + ".vti")));
+    const auto sources = ts::io::pvti_sources(index);
+    CHECK(static_cast<int>(sources.size()) == dom.size());
+    for (const auto& src : sources) CHECK(std::filesystem::is_regular_file(folder / src));
     tmpi::read_pvti(index, back);
     CHECK(block_mismatches(back, ref, 0) == 0);
     if (dom.rank() == 0) {  // the whole file as one process reads it
       const auto whole = ts::io::read_pvti<double, 3>(index, "whole", 0);
       CHECK(max_relative_error(whole, ref) == 0);
     }
+  }
+  // a second write replaces the first whole: the first's pieces are gone, the folder holds
+  // the index and one piece a rank
+  {
+    const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, global);
+    const auto sub = folder / "replace";
+    if (dom.rank() == 0) std::filesystem::create_directories(sub);
+    MPI_Barrier(MPI_COMM_WORLD);
+    const std::string index = (sub / "field.pvti").string();
+    tmpi::distributed_view<double, 3> u("u", dom, 1), back("back", u);
+    tmpi::scatter_from(ref, u);
+    tmpi::write_pvti(index, u, "p", ts::io::grid_geometry<3>{});
+    const auto first = ts::io::pvti_sources(index);
+    tmpi::write_pvti(index, u, "p", ts::io::grid_geometry<3>{});
+    const auto second = ts::io::pvti_sources(index);
+    CHECK(first != second);
+    MPI_Barrier(MPI_COMM_WORLD);
+    int files = 0;
+    for (const auto& e : std::filesystem::directory_iterator(sub)) files += e.is_regular_file();
+    CHECK(files == dom.size() + 1);
+    for (const auto& src : first) CHECK_FALSE(std::filesystem::exists(sub / src));
+    MPI_Barrier(MPI_COMM_WORLD);  // every rank has counted before the link appears
+    // a write that fails (here its index: a link is refused) leaves the earlier index and
+    // pieces as they were, and takes back its own pieces
+    if (dom.rank() == 0) std::filesystem::create_symlink(sub / "field.pvti", sub / "link.pvti");
+    MPI_Barrier(MPI_COMM_WORLD);
+    const auto failed = message_of<ts::io::io_error>(
+        [&] { tmpi::write_pvti((sub / "link.pvti").string(), u, "p", ts::io::grid_geometry<3>{}); });
+    CHECK(failed.find(dom.rank() == 0 ? "symbolic link" : "failed on another rank") != std::string::npos);
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(ts::io::pvti_sources(index) == second);
+    files = 0;  // the link not counted
+    for (const auto& e : std::filesystem::directory_iterator(sub)) files += e.is_regular_file() && !e.is_symlink();
+    CHECK(files == dom.size() + 1);
+    tmpi::read_pvti(index, back);
+    CHECK(block_mismatches(back, ref, 0) == 0);
+    MPI_Barrier(MPI_COMM_WORLD);
   }
   // a failure on one rank is an error on every rank
   const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, global);

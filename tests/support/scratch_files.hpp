@@ -26,6 +26,14 @@ inline const std::filesystem::path& scratch_dir() {
 
 inline std::string scratch_path(const std::string& name) { return (scratch_dir() / name).string(); }
 
+/// Temporary files of tessera's writes (".tessera-XXXXXX") left in `folder`.
+inline int leftover_temporaries(const std::filesystem::path& folder) {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(folder))
+    n += e.path().filename().string().rfind(".tessera-", 0) == 0;
+  return n;
+}
+
 inline std::string slurp(const std::string& p) {
   std::ifstream f(p, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(f), {});

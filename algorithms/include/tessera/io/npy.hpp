@@ -193,7 +193,7 @@ inline std::string shape_string(const std::vector<index_t>& dims) {
 }  // namespace detail
 
 template <class T, int Rank>
-void write_npy(const std::string& path, const View<T, Rank, HostSpace>& v) {
+void write_npy(const std::string& path, const View<T, Rank, HostSpace>& v, special_output special = special_output::refuse) {
   tessera::detail::require_allocated(v, "tessera::write_npy('" + path + "')", "view");
   std::string shape = "(";
   for (int d = 0; d < Rank; ++d) shape += std::to_string(v.extents()[d]) + (Rank == 1 ? "," : d + 1 < Rank ? ", " : "");
@@ -203,7 +203,7 @@ void write_npy(const std::string& path, const View<T, Rank, HostSpace>& v) {
   const std::size_t unpadded = 10 + header.size() + 1;
   header.append((64 - unpadded % 64) % 64, ' ');
   header += '\n';
-  write_atomically(path, [&](std::ofstream& f) {
+  write_atomically(path, [&](std::ostream& f) {
     f.write("\x93NUMPY\x01\x00", 8);
     const std::uint16_t len = static_cast<std::uint16_t>(header.size());
     const unsigned char le[2] = {static_cast<unsigned char>(len & 0xff), static_cast<unsigned char>(len >> 8)};
@@ -212,7 +212,7 @@ void write_npy(const std::string& path, const View<T, Rank, HostSpace>& v) {
     detail::for_each_interior_row(v, [&](const T* row, index_t n) {
       f.write(reinterpret_cast<const char*>(row), static_cast<std::streamsize>(n * sizeof(T)));
     });
-  });
+  }, special);
 }
 
 /// Reads an .npy file into a new host view with the file's shape and the given ghost

@@ -55,7 +55,8 @@ inline std::array<unsigned char, 3> colour(double t) {
 }  // namespace detail
 
 /// Writes a width x height RGB picture of `values` (row-major, row 0 at the top).
-inline void write_png(const std::string& path, const std::vector<double>& values, index_t width, index_t height) {
+inline void write_png(const std::string& path, const std::vector<double>& values, index_t width, index_t height,
+                      special_output special = special_output::refuse) {
   index_t pixels = 0;
   if (width <= 0 || height <= 0 || width > 0xffffff || height > 0xffffff ||
       !tessera::detail::checked_mul(width, height, pixels) || static_cast<index_t>(values.size()) != pixels)
@@ -99,12 +100,14 @@ inline void write_png(const std::string& path, const std::vector<double>& values
   detail::chunk(out, "IHDR", ihdr);
   detail::chunk(out, "IDAT", z);
   detail::chunk(out, "IEND", {});
-  write_atomically(path, [&](std::ofstream& f) { f.write(reinterpret_cast<const char*>(out.data()), static_cast<std::streamsize>(out.size())); });
+  write_atomically(
+      path, [&](std::ostream& f) { f.write(reinterpret_cast<const char*>(out.data()), static_cast<std::streamsize>(out.size())); },
+      special);
 }
 
 /// A picture of a 2D field, or of the middle z-slice of a 3D field (interior only).
 template <class T, int Rank>
-void write_png(const std::string& path, const View<T, Rank, HostSpace>& v) {
+void write_png(const std::string& path, const View<T, Rank, HostSpace>& v, special_output special = special_output::refuse) {
   static_assert(Rank >= 2, "tessera::write_png: a picture needs a 2D field or a 3D slice");
   tessera::detail::require_allocated(v, "tessera::write_png('" + path + "')", "view");
   const auto& n = v.extents();
@@ -115,7 +118,7 @@ void write_png(const std::string& path, const View<T, Rank, HostSpace>& v) {
       if constexpr (Rank == 2) values[static_cast<std::size_t>(y * w + x)] = v(y, x);
       else values[static_cast<std::size_t>(y * w + x)] = v(n[0] / 2, y, x);
     }
-  write_png(path, values, w, h);
+  write_png(path, values, w, h, special);
 }
 
 }  // namespace tessera::io

@@ -6,7 +6,8 @@
 //
 // read_pvti treats the index and every piece as hostile: the strict XML subset write_pvti
 // and VTK write (PImageData, one PDataArray, self-closing Pieces), at most 65,536 pieces,
-// sources relative to the index's folder without '..', each piece inside the
+// sources relative to the index's folder without '..' or symbolic links, each named once,
+// each piece inside the
 // WholeExtent and of the type asked for, every point of the WholeExtent covered by some
 // piece (pieces may overlap, as VTK's do by one layer), and the pieces' files at least as
 // large as their extents need, all checked before the whole grid is allocated. Pieces are
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,7 +36,8 @@ struct pvti_piece {
 /// Writes the index `path` of a grid of `whole` extents made of `pieces`, array `name` of T.
 template <class T, int Rank>
 void write_pvti(const std::string& path, const std::string& name, const extents<Rank>& whole,
-                const grid_geometry<Rank>& geometry, const std::vector<pvti_piece<Rank>>& pieces) {
+                const grid_geometry<Rank>& geometry, const std::vector<pvti_piece<Rank>>& pieces,
+                special_output special = special_output::refuse) {
   auto ext = [](const array<index_t, Rank>& lo, const array<index_t, Rank>& hi) {
     std::string s;
     for (int a = 0; a < 3; ++a) {  // x, y, z
@@ -69,7 +72,8 @@ void write_pvti(const std::string& path, const std::string& name, const extents<
       "    </PPointData>\n";
   for (const auto& p : pieces) text += "    <Piece Extent=\"" + ext(p.first, p.last) + "\" Source=\"" + p.source + "\"/>\n";
   text += "  </PImageData>\n</VTKFile>\n";
-  write_atomically(path, [&](std::ofstream& f) { f.write(text.data(), static_cast<std::streamsize>(text.size())); });
+  write_atomically(path, [&](std::ostream& f) { f.write(text.data(), static_cast<std::streamsize>(text.size())); },
+                   special);
 }
 
 /// A box of a grid: the global index of its first point and its extents.
@@ -131,6 +135,7 @@ View<T, Rank, HostSpace> read_pvti_part(const std::string& path, const std::stri
     fs::path file;
   };
   std::vector<piece> pieces;
+  std::set<std::string> sources;
   const fs::path folder = fs::path(path).parent_path();
   for (;;) {
     const auto t = xml.next();
@@ -146,6 +151,16 @@ View<T, Rank, HostSpace> read_pvti_part(const std::string& path, const std::stri
     for (const auto& part : sp) up = up || part == "..";
     if (src.empty() || sp.is_absolute() || up)
       fail("has a Piece Source '" + src + "'; sources are relative paths inside the index's folder, without '..'");
+    // a link anywhere on the way would lead out of the folder as '..' would
+    fs::path on_the_way = folder;
+    for (const auto& part : sp) {
+      on_the_way /= part;
+      if (fs::is_symlink(on_the_way))
+        fail("has a Piece Source '" + src + "' through the symbolic link '" + on_the_way.string() +
+             "'; pieces are files inside the index's folder");
+    }
+    if (!sources.insert(src).second)
+      fail("names the piece '" + src + "' twice; each piece is one part of the grid");
     piece p;
     for (int a = 0; a < 3; ++a) {
       const bool inside = ex[2 * a] >= whole[2 * a] && ex[2 * a] <= ex[2 * a + 1] && ex[2 * a + 1] <= whole[2 * a + 1];
@@ -251,6 +266,29 @@ View<T, Rank, HostSpace> read_pvti_box(const std::string& path, const std::strin
                                        const grid_box<Rank>& box, extents<Rank>* whole = nullptr,
                                        grid_geometry<Rank>* geometry = nullptr) {
   return detail::read_pvti_part<T, Rank>(path, label, ghost, &box, whole, geometry);
+}
+
+/// The Source of every Piece of the .pvti index `path`, as written there (relative to its
+/// folder); empty when the file is absent or not an index tessera can parse. For replacing
+/// an index's pieces (mpi::write_pvti removes the pieces of the index it replaced).
+inline std::vector<std::string> pvti_sources(const std::string& path) {
+  std::vector<std::string> out;
+  try {
+    input_file in(path, "tessera::pvti_sources");
+    if (in.size() > (16 << 20)) return {};
+    std::string text(static_cast<std::size_t>(in.size()), '\0');
+    in.read(text.data(), text.size(), "its XML");
+    auto fail = [&](const std::string& why) { throw in.error(why); };
+    detail::vti_header_parser xml(text, fail);
+    for (;;) {
+      const auto t = xml.next();
+      if (t.name == "VTKFile" && t.closing) break;
+      if (t.name == "Piece" && t.find("Source")) out.push_back(*t.find("Source"));
+    }
+  } catch (const std::exception&) {
+    return {};
+  }
+  return out;
 }
 
 }  // namespace tessera::io

@@ -252,7 +252,8 @@ std::vector<double> vti_reals(const std::string& v, std::size_t n, const char* w
 /// (a .pvti piece: its extent starts there, the origin stays the whole grid's).
 template <class T, int Rank>
 void write_vti(const std::string& path, const View<T, Rank, HostSpace>& v, const std::string& name,
-               const grid_geometry<Rank>& geometry, const std::type_identity_t<array<index_t, Rank>>& first = {}) {
+               const grid_geometry<Rank>& geometry, const std::type_identity_t<array<index_t, Rank>>& first = {},
+               special_output special = special_output::refuse) {
   tessera::detail::require_allocated(v, "tessera::write_vti('" + path + "')", "view");
   for (int d = 0; d < Rank; ++d)  // what read_vti accepts: finite numbers, and a grid that advances
     if (!std::isfinite(geometry.spacing[d]) || !(geometry.spacing[d] > 0) || !std::isfinite(geometry.origin[d]))
@@ -291,7 +292,7 @@ void write_vti(const std::string& path, const View<T, Rank, HostSpace>& v, const
       "    </Piece>\n"
       "  </ImageData>\n"
       "  <AppendedData encoding=\"raw\">\n_";
-  write_atomically(path, [&](std::ofstream& f) {
+  write_atomically(path, [&](std::ostream& f) {
     f.write(head.data(), static_cast<std::streamsize>(head.size()));
     f.write(reinterpret_cast<const char*>(&bytes), sizeof bytes);  // little-endian hosts
     detail::for_each_interior_row(v, [&](const T* row, index_t k) {
@@ -299,7 +300,7 @@ void write_vti(const std::string& path, const View<T, Rank, HostSpace>& v, const
     });
     const std::string tail = "\n  </AppendedData>\n</VTKFile>\n";
     f.write(tail.data(), static_cast<std::streamsize>(tail.size()));
-  });
+  }, special);
 }
 
 /// Spacing h on every axis, interior point 0 at the origin.

@@ -1,14 +1,24 @@
 #pragma once
 // Files of distributed views. write_pvti: every rank writes its block as a .vti piece
-// (<stem>_<rank>.vti beside the index, its extent in global indices, one layer of its high
-// neighbours' points included so that ParaView draws no gap between pieces), rank 0
+// (<stem>_<write>_<rank>.vti beside the index, its extent in global indices, one layer of its
+// high neighbours' points included so that ParaView draws no gap between pieces), rank 0
 // writes the .pvti index; ParaView opens the index as one field. read_pvti: every rank
 // reads the index and the pieces that meet its block (io::read_pvti_box, hostile-file
 // checks included), never the whole grid. For .npy, gather() on rank 0.
 // Both are collective; an error on any rank is thrown on every rank.
+//
+// A write replaces an earlier one whole or not at all. Its pieces carry a name of their own
+// (<write>: 8 random hex digits, one per write), so they never overwrite the pieces the
+// earlier index names; the index is renamed into place (io::write_atomically) only after
+// every rank has written its piece, and the earlier index's pieces are removed only after
+// that. A write that fails on any rank removes its own pieces and leaves the earlier index
+// and pieces as they were: a reader sees the old grid or the new one, never pieces of both.
 #include <mpi.h>
 
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -28,16 +38,27 @@ void agree(const cartesian_domain<Rank>& dom, const std::string& what, const std
 }
 }  // namespace detail
 
-/// Writes u as `path` (.pvti) plus one .vti piece per rank. Fills u's halos first (without
-/// boundary conditions) for the overlap layer, so u's ghost cells change.
+/// Writes u as `path` (.pvti) plus one .vti piece per rank (see the header comment). Fills
+/// u's halos first (without boundary conditions) for the overlap layer, so u's ghost cells
+/// change. `special`: as io::write_atomically, for the index.
 template <class T, int Rank>
 void write_pvti(const std::string& path, const distributed_view<T, Rank, HostSpace>& u, const std::string& name,
-                const io::grid_geometry<Rank>& geometry) {
+                const io::grid_geometry<Rank>& geometry, io::special_output special = io::special_output::refuse) {
   const auto& dom = u.domain();
   namespace fs = std::filesystem;
   const fs::path index(path);
   const std::string stem = index.stem().string();
-  const std::string source = stem + "_" + std::to_string(dom.rank()) + ".vti";
+  // this write's name, the same on every rank
+  char write_id[9] = {};
+  if (dom.rank() == 0) {
+    std::random_device rd;
+    const unsigned long long r = (static_cast<unsigned long long>(rd()) << 32) ^ rd() ^
+                                 static_cast<unsigned long long>(std::chrono::steady_clock::now().time_since_epoch().count());
+    std::snprintf(write_id, sizeof write_id, "%08llx", r & 0xffffffffULL);
+  }
+  tessera::mpi::detail::check(MPI_Bcast(write_id, sizeof write_id, MPI_CHAR, 0, dom.comm()), "MPI_Bcast");
+  auto piece_name = [&](int r) { return stem + "_" + write_id + "_" + std::to_string(r) + ".vti"; };
+  const fs::path mine = index.parent_path() / piece_name(dom.rank());
   // the block plus one layer towards each high neighbour inside the grid (needs a ghost layer)
   extents<Rank> n = u.local().extents();
   array<index_t, Rank> first{};
@@ -61,31 +82,58 @@ void write_pvti(const std::string& path, const distributed_view<T, Rank, HostSpa
           for (int d = 0; d < Rank; ++d) src += l[3 - Rank + d] * a.stride[d], dst += l[3 - Rank + d] * b.stride[d];
           b.origin[dst] = a.origin[src];
         }
-    io::write_vti((index.parent_path() / source).string(), piece, name, geometry, first);
+    io::write_vti(mine.string(), piece, name, geometry, first);
   } catch (const std::exception& e) {
     error = e.what();
   }
-  detail::agree(dom, "tessera::mpi::write_pvti('" + path + "')", error);
+  // a failure anywhere: every rank takes its new piece back (the earlier index names none)
+  auto take_back = [&] {
+    std::error_code ec;
+    fs::remove(mine, ec);
+  };
+  try {
+    detail::agree(dom, "tessera::mpi::write_pvti('" + path + "')", error);
+  } catch (...) {
+    take_back();
+    throw;
+  }
   // every piece's extent on rank 0, which writes the index
-  std::vector<long long> mine(2 * Rank), all(static_cast<std::size_t>(2 * Rank * dom.size()));
-  for (int d = 0; d < Rank; ++d) mine[d] = first[d], mine[Rank + d] = first[d] + n[d] - 1;
-  tessera::mpi::detail::check(MPI_Gather(mine.data(), 2 * Rank, MPI_LONG_LONG, all.data(), 2 * Rank, MPI_LONG_LONG, 0,
-                                         dom.comm()),
+  std::vector<long long> extent(2 * Rank), all(static_cast<std::size_t>(2 * Rank * dom.size()));
+  for (int d = 0; d < Rank; ++d) extent[d] = first[d], extent[Rank + d] = first[d] + n[d] - 1;
+  tessera::mpi::detail::check(MPI_Gather(extent.data(), 2 * Rank, MPI_LONG_LONG, all.data(), 2 * Rank, MPI_LONG_LONG,
+                                         0, dom.comm()),
                               "MPI_Gather");
   error.clear();
+  std::vector<std::string> replaced;  // the earlier index's pieces (rank 0)
   if (dom.rank() == 0) {
     try {
+      replaced = io::pvti_sources(path);
       std::vector<io::pvti_piece<Rank>> pieces(static_cast<std::size_t>(dom.size()));
       for (int r = 0; r < dom.size(); ++r) {
         for (int d = 0; d < Rank; ++d) pieces[r].first[d] = all[2 * Rank * r + d], pieces[r].last[d] = all[2 * Rank * r + Rank + d];
-        pieces[r].source = stem + "_" + std::to_string(r) + ".vti";
+        pieces[r].source = piece_name(r);
       }
-      io::write_pvti<T, Rank>(path, name, dom.global_extents(), geometry, pieces);
+      io::write_pvti<T, Rank>(path, name, dom.global_extents(), geometry, pieces, special);
     } catch (const std::exception& e) {
       error = e.what();
     }
   }
-  detail::agree(dom, "tessera::mpi::write_pvti('" + path + "')", error);
+  try {
+    detail::agree(dom, "tessera::mpi::write_pvti('" + path + "')", error);
+  } catch (...) {
+    take_back();
+    throw;
+  }
+  // the earlier write's pieces: plain files of the index's folder that the new index does
+  // not name (a source through a link or out of the folder is left alone)
+  if (dom.rank() == 0)
+    for (const auto& src : replaced) {
+      const fs::path sp(src);
+      if (sp.has_parent_path() || sp.is_absolute() || src.rfind(stem + "_", 0) != 0) continue;
+      const fs::path old = index.parent_path() / sp;
+      std::error_code ec;
+      if (fs::is_regular_file(fs::symlink_status(old, ec)) && src.find(write_id) == std::string::npos) fs::remove(old, ec);
+    }
 }
 
 /// Reads a .pvti into u's interior: every rank opens the index and only the pieces that
