@@ -266,8 +266,7 @@ int run_seismic3d(const run_options& o) {
       View<T, 3, Space> t = a;
       a = b, b = c, c = t;
       if (show && bar.on() && (k + 1) % bar.every() == 0) bar.show(k + 1);
-      // in 64 bits: (k + 1) * snapshots passes INT_MAX in long runs
-      if (show && snapshots > 0 && (k + 1LL) * snapshots / steps > written) {
+      if (show && snapshot_due(k + 1LL, snapshots, steps, written)) {
         synchronize(Space{});
         deep_copy(snap, b);
         ++written;

@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "../../apps/tessera/problems.hpp"
 #include "../support/test_support.hpp"
 
 namespace ts = tessera;
@@ -136,4 +137,21 @@ TEST_CASE("Kokkos is initialised once when several threads make their first kokk
     ts::apply(ts::host::serial{}, st, in[t], ref);
     CHECK(ts::compare(out[t], ref).max_abs_error == 0);
   }
+}
+
+TEST_CASE("seismic3d's snapshot schedule counts in 64 bits: 10000 snapshots of 300000 steps, evenly") {
+  const int steps = 300000, snapshots = 10000;
+  int written = 0, last_gap = 0, since = 0;
+  bool even = true;
+  for (long long done = 1; done <= steps; ++done) {
+    ++since;
+    if (ts::app::snapshot_due(done, snapshots, steps, written)) {
+      ++written;
+      even = even && (last_gap == 0 || since == last_gap);
+      last_gap = since, since = 0;
+    }
+  }
+  CHECK(written == snapshots);  // with an int product, 8,589 once
+  CHECK(even);
+  CHECK_FALSE(ts::app::snapshot_due(5, 0, 10, 0));
 }
