@@ -25,6 +25,7 @@
 // later axis' rule), so a one-step pass equals fill + sweep for any stencil, and a k-step
 // pass equals k of them for the stencils the rules above allow.
 #include <optional>
+#include <type_traits>
 
 #include "tessera/core/array.hpp"
 #include "tessera/core/boundary.hpp"
@@ -104,12 +105,16 @@ edge_rules make_edge_rules(const std::optional<boundary_conditions<Rank>>& bc, i
   return r;
 }
 
+// The conditions' parameters below are std::type_identity_t<...>: S::rank is no context
+// to deduce from, which GCC knows and nvcc's front end must be told (it refused a
+// boundary_conditions argument otherwise).
+
 /// True when, along every axis with a Neumann face in bc, the stencil's coefficients are
 /// symmetric (the point mirrored along that axis is in the shape with the same
 /// coefficient): then a mirrored field stays mirrored after a sweep, and a pass may fuse
 /// several steps under those faces.
 template <class S, class T>
-bool mirror_symmetric(const stencil<S, T>& st, const std::optional<boundary_conditions<S::rank>>& bc) {
+bool mirror_symmetric(const stencil<S, T>& st, const std::type_identity_t<std::optional<boundary_conditions<S::rank>>>& bc) {
   if (!bc) return true;
   constexpr int n = shape_traits<S>::size;
   for (int d = 0; d < S::rank; ++d) {
@@ -136,7 +141,7 @@ bool mirror_symmetric(const stencil<S, T>& st, const std::optional<boundary_cond
 /// no Dirichlet ghost beyond the wall (those reflect the interior of each step). One step
 /// a pass is exact for any stencil.
 template <class S, class T>
-bool several_steps_exact(const stencil<S, T>& st, const std::optional<boundary_conditions<S::rank>>& bc) {
+bool several_steps_exact(const stencil<S, T>& st, const std::type_identity_t<std::optional<boundary_conditions<S::rank>>>& bc) {
   return bc.has_value() && mirror_symmetric(st, bc) && !reads_beyond_dirichlet_wall(bc, shape_traits<S>::radius);
 }
 

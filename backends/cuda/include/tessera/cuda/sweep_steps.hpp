@@ -40,7 +40,7 @@ namespace tessera::cuda {
 template <kernel_policy Policy, class S, class T>
   requires has_fused_steps_v<Policy, S>
 int fused_steps(const Policy&, const stencil<S, T>& st, const extents<S::rank>&,
-                const std::optional<boundary_conditions<S::rank>>& bc) {
+                const std::type_identity_t<std::optional<boundary_conditions<S::rank>>>& bc) {
   return several_steps_exact(st, bc) ? Policy::template tile<S>::steps : 1;
 }
 
@@ -50,7 +50,7 @@ int fused_steps(const Policy&, const stencil<S, T>& st, const extents<S::rank>&,
 /// 1, or temporal_blocking may fuse only one step.
 template <class S, class T>
 int fusion_choice(const device_limits& lim, const stencil<S, T>& st, const extents<S::rank>& e,
-                  const std::optional<boundary_conditions<S::rank>>& bc) {
+                  const std::type_identity_t<std::optional<boundary_conditions<S::rank>>>& bc) {
   if constexpr (S::rank == 1) {
     return 0;
   } else {
@@ -63,7 +63,7 @@ int fusion_choice(const device_limits& lim, const stencil<S, T>& st, const exten
 
 template <class S, class T>
 int fused_steps(const automatic&, const stencil<S, T>& st, const extents<S::rank>& e,
-                const std::optional<boundary_conditions<S::rank>>& bc) {
+                const std::type_identity_t<std::optional<boundary_conditions<S::rank>>>& bc) {
   return fusion_choice<S, T>(current_device_limits(), st, e, bc);
 }
 

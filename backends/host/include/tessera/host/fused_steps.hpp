@@ -23,6 +23,7 @@
 // from L3 no faster than a sweep a step, run 12).
 #include <algorithm>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "tessera/core/boundary.hpp"
@@ -46,7 +47,7 @@ namespace tessera::host {
 /// step) and under a Neumann face the coefficients do not mirror.
 template <class S, class T>
 int fused_steps(const parallel& policy, const stencil<S, T>& st, const extents<S::rank>&,
-                const std::optional<boundary_conditions<S::rank>>& bc) {
+                const std::type_identity_t<std::optional<boundary_conditions<S::rank>>>& bc) {
   team_size(policy);  // refuses a fuse or a team out of range, by name
   if constexpr (S::rank == 1) {
     return 0;
