@@ -135,7 +135,9 @@ TEST_CASE("Kokkos is initialised once when several threads make their first kokk
     CHECK(ok[t] == 1);
     ts::View<double, 2> ref("ref", in[t].layout());
     ts::apply(ts::host::serial{}, st, in[t], ref);
-    CHECK(ts::compare(out[t], ref).max_abs_error == 0);
+    // bit for bit where the reference runs on the host; to rounding on a GPU (FMA)
+    const double tol = ts::kokkos::reference_runs_on_host() ? 0.0 : agreement_tolerance<double>() * ts::sweep_scale(st, in[t]);
+    CHECK(ts::compare(out[t], ref).max_abs_error <= tol);
   }
 }
 
