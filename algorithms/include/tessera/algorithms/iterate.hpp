@@ -20,9 +20,9 @@
 // boundary conditions applied inside the pass: then Dirichlet ghosts are filled once per
 // view (and after a callback) where the stencil reads only the walls, before every pass
 // where it reads beyond them (such passes fuse one step), and periodic and Neumann ghosts
-// only where the field is handed out (to the callback, and at the end). The passes between two callbacks are split so
-// that their number has the parity of the steps: the result lands in the same view as
-// with one sweep per step.
+// only where the field is handed out (to the callback, and at the end). The passes
+// between two callbacks are split so that their number has the parity of the steps: the
+// result lands in the same view as with one sweep per step.
 //
 // Where the views' space records steps as graphs (replay_steps, found by argument-dependent
 // lookup on the space: CUDA graphs, tessera/cuda/step_graph.hpp) and

@@ -53,6 +53,16 @@ inline index_t row_offset(const array<index_t, Rank>& stride, const array<index_
   return off;
 }
 
+/// Whether F may throw when called with its windows: then its rows run in a plain loop and
+/// the parallel sweep carries the exception out of its threads.
+template <class F, class T, int Rank, std::size_t NI>
+constexpr bool may_throw() {
+  const T* const at[NI] = {};
+  const window_strides<Rank> stride[NI] = {};
+  return !noexcept(tessera::detail::call_point_function<T, Rank>(std::declval<const F&>(), at, stride,
+                                                                 std::make_index_sequence<NI>{}));
+}
+
 /// One row of output points [x0, x1): fn at each, every result stored in its output.
 /// Flattened (every call inside inlined, the user's function and its helpers included):
 /// a call left in the loop body stops the vectoriser (measured: GCC 12 kept
@@ -84,23 +94,12 @@ TESSERA_HOST_FLATTEN inline void point_row(const F& fn, const group_origins<cons
   // An exception may not leave an `omp simd` loop (std::terminate): a function that may
   // throw runs in a plain loop, which GCC still vectorises where it can, and its exception
   // reaches the caller. Declaring it noexcept (tessera::physics' are) keeps the simd loop.
-  if constexpr (noexcept(tessera::detail::call_point_function<T, Rank>(fn, at, stride,
-                                                                      std::make_index_sequence<NI>{}))) {
+  if constexpr (!may_throw<F, T, Rank, NI>()) {
 #pragma omp simd
     for (index_t x = x0; x < x1; ++x) point(x);
   } else {
     for (index_t x = x0; x < x1; ++x) point(x);
   }
-}
-
-/// Whether F may throw when called with its windows (then the parallel sweep carries the
-/// exception out of its threads).
-template <class F, class T, int Rank, std::size_t NI>
-constexpr bool may_throw() {
-  const T* const at[NI] = {};
-  const window_strides<Rank> stride[NI] = {};
-  return !noexcept(tessera::detail::call_point_function<T, Rank>(std::declval<const F&>(), at, stride,
-                                                                 std::make_index_sequence<NI>{}));
 }
 
 template <int Rank>
