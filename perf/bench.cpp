@@ -28,6 +28,7 @@
 #include "host_bench.hpp"
 #include "median.hpp"
 #include "point_bench.hpp"
+#include "solver_bench.hpp"
 #include "user_case.hpp"
 #include "variants.hpp"
 
@@ -42,6 +43,7 @@ struct options {
   bool variants = false;  // also time the tile and pipeline-depth variants (variants.hpp)
   bool host = true;       // the CPU section (host policies and Kokkos against a host copy)
   bool host_only = false;  // only the CPU section (runs without a GPU)
+  bool solver = false;     // only the solver section (solver_bench.cu)
   int host_n = 256;        // cube edge of the CPU section
   bool iterate = false;   // only the iterate section
   bool fused = false;     // only the fused time-stepping section
@@ -538,6 +540,7 @@ int main(int argc, char** argv) {
       user_args.emplace_back(a, argv[++i]);
     else if (a == "--no-host") opt.host = false;
     else if (a == "--host-only") opt.host_only = true;
+    else if (a == "--solver") opt.solver = true;
     else if (a == "--host-size" && i + 1 < argc) opt.host_n = std::max(8, std::atoi(argv[++i]));
     else if (a == "--reps" && i + 1 < argc) opt.reps = std::max(1, std::atoi(argv[++i]));
     else if (a == "--csv" && i + 1 < argc) opt.csv = argv[++i];
@@ -545,8 +548,11 @@ int main(int argc, char** argv) {
     else if (a == "--tuning-table" && i + 1 < argc) opt.tuning_table = argv[++i];
     else if (a == "--help" || a == "-h") {
       std::puts("usage: tessera-bench [--reps N (20)] [--csv FILE] [--json FILE] [--tuning-table FILE] [--variants] [--quick] [--iterate] [--fused] [--point-functions] [--smoke]\n"
-                "                     [--fused-case 'star<2,1>'] [--no-host] [--host-only] [--host-size N (256)]\n"
+                "                     [--fused-case 'star<2,1>'] [--no-host] [--host-only] [--host-size N (256)] [--solver]\n"
                 "       tessera-bench --shape star3d:2 --size 384x384x384 [--precision double] [--policy cuda:pipelined] [--fused]\n"
+                "  --solver: time to solution of multigrid (V-cycles and one FMG pass: 3D 512^3 and 256^3,\n"
+                "  2D 8191^2) and of cg with a multigrid preconditioner (k jumping 1000, 256^3) on the GPU,\n"
+                "  multigrid on the CPU (2D 1023^2, 3D 127^3); cycles, DOF/s, each level's share.\n"
                 "  GPU section: every CUDA policy against cudaMemcpy device-to-device (--quick: the\n"
                 "  six target cases; --variants: pipelined tile/depth variants too).\n"
                 "  iterate section (with --quick; --iterate: it alone): 100 steps of cuda:automatic per\n"
@@ -606,6 +612,24 @@ int main(int argc, char** argv) {
                 " median %.1f GB/s read + write; each fraction is of the copies beside that policy)\n", hs.copy_gbs);
     return hs.rows;
   };
+  if (opt.solver) {  // time to solution of multigrid and cg, on the GPU (when there is one) and the CPU
+    std::vector<ts::bench::solver_row> rows;
+    const bool gpu = cu::device_count() > 0 && !opt.host_only;
+    bool ok = false;
+    try {
+      ok = ts::bench::run_solver_section(opt.reps, gpu, true, opt.smoke, rows);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "tessera-bench --solver: %s\n", e.what());
+      return 1;
+    }
+    if (!opt.smoke) ts::bench::print_solver_rows(rows);
+    if (!gpu && opt.smoke) {
+      std::puts("SKIPPED: no CUDA device");
+      return 0;
+    }
+    std::printf("%s\n", ok ? "every solve converged to its error bound" : "SOME SOLVES FAILED their error bound");
+    return ok ? 0 : 1;
+  }
   if (opt.host_only) {
     const auto hs = host_section();
     if (!opt.csv.empty()) write_csv(opt.csv, hs, 0);

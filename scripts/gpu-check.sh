@@ -79,6 +79,7 @@ step "demo, validate, heat3d run"
   "$build/apps/tessera/tessera" run --problem heat3d --size 61 --steps 50 --order 4 --boundary neumann \
     --precision float --policy cuda:temporal-blocking --validate || status=1
   "$build/apps/tessera/tessera" run --problem poisson2d --size 127 --validate || status=1
+  "$build/apps/tessera/tessera" run --problem poisson3d --size 127 --validate || status=1
   "$build/apps/tessera/tessera" run --problem wave2d --size 512 --steps 500 --validate || status=1
 } >"$build/apps.log" 2>&1
 cat "$build/apps.log" | tee -a "$out/summary.txt"

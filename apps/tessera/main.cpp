@@ -3,7 +3,7 @@
 //   tessera             demo: a 3D 7-point Laplacian run with every policy in this build
 //                       (CUDA ones when a GPU is present), each validated against Kokkos
 //   tessera list        policies and shapes in this build, and the GPU if any
-//   tessera run ...     a problem (heat3d, poisson2d, wave2d, seismic3d); run --help
+//   tessera run ...     a problem (heat3d, poisson2d, poisson3d, wave2d, seismic3d); run --help
 //   tessera validate    every built-in shape with one policy against Kokkos
 //   tessera --help
 //
@@ -35,7 +35,7 @@ namespace {
 constexpr const char* usage =
     "usage: tessera [demo] [--size N] [--policy NAME]\n"
     "       tessera list\n"
-    "       tessera run --problem heat3d|poisson2d|wave2d|seismic3d [options]   (tessera run --help)\n"
+    "       tessera run --problem heat3d|poisson2d|poisson3d|wave2d|seismic3d [options]   (tessera run --help)\n"
     "       tessera validate [--policy NAME] [--size N]\n"
     "       tessera bench [ARGS]\n"
     "\n"
@@ -54,8 +54,11 @@ constexpr const char* usage =
     "Exit status: 0 success, 1 a run or validation failed, 2 bad usage.\n";
 
 constexpr const char* run_usage =
-    "usage: tessera run --problem heat3d|poisson2d|wave2d|seismic3d [--size N (64)] [--steps S (100)]\n"
-    "                   [--tol E] [--max-iterations M (1000000)] [--order 2|4|6|8]\n"
+    "usage: tessera run --problem heat3d|poisson2d|poisson3d|wave2d|seismic3d [--size N (64)]\n"
+    "                   [--steps S (100)] [--order 2|4|6|8]\n"
+    "                   [--solver multigrid|cg|jacobi] [--tol E (1e-10)] [--max-cycles C (50)]\n"
+    "                   [--cycle V|W|F] [--smoother rbgs|jacobi|chebyshev] [--fmg]\n"
+    "                   [--max-iterations M (cg 200, jacobi 1000000)]\n"
     "                   [--model layered|homogeneous] [--snapshots K] [--frequency F]\n"
     "                   [--precision float|double] [--policy NAME (automatic)]\n"
     "                   [--boundary dirichlet|periodic|neumann] [--dt DT] [--input FILE.npy|FILE.vti]\n"
@@ -67,11 +70,16 @@ constexpr const char* run_usage =
     "  --input field, whose shape sets the size); dt defaults to 0.9 x the stability limit\n"
     "  and a larger one is refused. --validate repeats the run with kokkos:mdrange on the\n"
     "  host and compares. Policy names: see `tessera list`.\n"
-    "  poisson2d: Laplacian(u) = f in the unit square, Dirichlet 0, f from the exact\n"
-    "  u = sin(pi x) sin(pi y); Jacobi until the residual is --tol x max|f| (default: 1e-10\n"
-    "  in double, 1e-5 in float, raised where rounding cannot reach it), at most\n"
-    "  --max-iterations; converged when, besides, max |u - exact| is within 2x the\n"
-    "  discretisation error (which the run prints; float's rounding often stops short).\n"
+    "  poisson2d, poisson3d: Laplacian(u) = f in the unit square / cube, f from an exact u\n"
+    "  (sin(pi x)... for --boundary dirichlet, cos(pi x)... neumann, sin(2 pi x)... periodic;\n"
+    "  the last two are singular: u is returned with mean zero). --solver multigrid (default:\n"
+    "  V(2,2) cycles with red-black Gauss-Seidel, or --cycle W|F, --smoother jacobi|chebyshev,\n"
+    "  --fmg for one full-multigrid pass first, at most --max-cycles), cg (preconditioned by\n"
+    "  one multigrid cycle, at most --max-iterations) or jacobi (Dirichlet only). Each stops\n"
+    "  when the residual is --tol x max|f| or at the precision's floor (float reaches it\n"
+    "  first, and says so); converged when, besides, max |u - exact| is within 2x the\n"
+    "  discretisation error, which the run prints. It prints the residual per cycle, the\n"
+    "  convergence factor, time and DOF/s.\n"
     "  wave2d: u_tt = Laplacian(u), leapfrog, a Gaussian pulse at rest.\n"
     "  seismic3d: acoustic waves u_tt = c^2 Laplacian(u) + source, 8th order in space, a Ricker\n"
     "  wavelet at the centre, absorbing sponge layers on every face, through a --model (layered:\n"
@@ -400,15 +408,19 @@ ts::app::memory_need run_need(const ts::app::run_options& o, int n, bool gpu) {
     if (!h || !d) return {};
     return {*h, *d};
   }
-  const bool is3d = o.problem == "heat3d";
-  const int g = is3d ? o.order / 2 : 1;
+  const bool is3d = o.problem == "heat3d" || o.problem == "poisson3d";
+  const int g = o.problem == "heat3d" ? o.order / 2 : 1;
   auto bytes = [&](int count) {
     return is3d ? (single ? ts::app::views_bytes<float, 3>(count, n, g) : ts::app::views_bytes<double, 3>(count, n, g))
                 : (single ? ts::app::views_bytes<float, 2>(count, n, g) : ts::app::views_bytes<double, 2>(count, n, g));
   };
-  // in the policy's space / on the host beside them / the validation's extra host views
-  const int space = o.problem == "heat3d" ? 2 : o.problem == "poisson2d" ? 4 : 3;
-  const int host = 2 + 2;  // the problem's host fields, and Kokkos' staged copies
+  // in the policy's space / on the host beside them / the validation's extra host views.
+  // Multigrid: f, u, and level 0's g, r, t, mask; the coarser levels add 1/3 of that in 2D,
+  // 1/7 in 3D (counted as 2 more); cg 4 more; the exact solution in double on the host (2).
+  const int space = o.problem == "heat3d"               ? 2
+                    : o.problem.starts_with("poisson") ? (o.solver == "jacobi" ? 4 : o.solver == "cg" ? 12 : 8)
+                                                        : 3;
+  const int host = 2 + 2 + (o.problem.starts_with("poisson") ? 2 : 0);  // the problem's host fields, Kokkos' staged copies
   const int check = o.validate ? space + 1 : 0;
   const auto h = bytes(host + check + (gpu ? 0 : space)), d = bytes(gpu ? space : 0);
   if (!h || !d) return {};
@@ -419,7 +431,7 @@ int run_command(int argc, char** argv, int first) {
   static const std::vector<std::string> with_value = {
       "--problem", "--size",  "--steps", "--order", "--precision", "--policy",         "--boundary", "--dt",
       "--input",   "--output", "--image", "--tol",   "--model",     "--max-iterations", "--snapshots", "--transport",
-      "--frequency"};
+      "--frequency", "--solver", "--max-cycles", "--cycle", "--smoother"};
   bool model_given = false;
   std::vector<argument> args;
   if (auto e = split_arguments(argc, argv, first, with_value, args); !e.empty()) return usage_error(e, run_usage);
@@ -440,9 +452,26 @@ int run_command(int argc, char** argv, int first) {
       o.validate = true;
     } else if (a.option == "--write-through") {
       o.write_through = true;
+    } else if (a.option == "--fmg") {
+      o.fmg = true;
+    } else if (a.option == "--solver") {
+      if (s != "multigrid" && s != "cg" && s != "jacobi")
+        return usage_error("--solver wants multigrid, cg or jacobi, got '" + s + "'", run_usage);
+      o.solver = s;
+    } else if (a.option == "--cycle") {
+      if (s != "V" && s != "W" && s != "F") return usage_error("--cycle wants V, W or F, got '" + s + "'", run_usage);
+      o.cycle = s;
+    } else if (a.option == "--smoother") {
+      if (s != "rbgs" && s != "jacobi" && s != "chebyshev")
+        return usage_error("--smoother wants rbgs, jacobi or chebyshev, got '" + s + "'", run_usage);
+      o.smoother = s;
+    } else if (a.option == "--max-cycles") {
+      int m = 0;
+      if (!parse_int(s, 1, 100000, m)) return usage_error("--max-cycles wants an integer from 1 to 100000, got '" + s + "'", run_usage);
+      o.max_cycles = m;
     } else if (a.option == "--problem") {
-      if (s != "heat3d" && s != "poisson2d" && s != "wave2d" && s != "seismic3d")
-        return usage_error("unknown problem '" + s + "' (heat3d, poisson2d, wave2d, seismic3d)", run_usage);
+      if (s != "heat3d" && s != "poisson2d" && s != "poisson3d" && s != "wave2d" && s != "seismic3d")
+        return usage_error("unknown problem '" + s + "' (heat3d, poisson2d, poisson3d, wave2d, seismic3d)", run_usage);
       o.problem = s;
     } else if (a.option == "--size") {
       if (auto e = parse_size(s, o.size); !e.empty()) return usage_error(e, run_usage);
@@ -516,8 +545,13 @@ int run_command(int argc, char** argv, int first) {
   };
   static const applies table[] = {{"--steps", {"heat3d", "wave2d", "seismic3d"}},
                                   {"--dt", {"heat3d", "wave2d", "seismic3d"}},
-                                  {"--tol", {"poisson2d"}},
-                                  {"--max-iterations", {"poisson2d"}},
+                                  {"--tol", {"poisson2d", "poisson3d"}},
+                                  {"--max-iterations", {"poisson2d", "poisson3d"}},
+                                  {"--solver", {"poisson2d", "poisson3d"}},
+                                  {"--max-cycles", {"poisson2d", "poisson3d"}},
+                                  {"--cycle", {"poisson2d", "poisson3d"}},
+                                  {"--smoother", {"poisson2d", "poisson3d"}},
+                                  {"--fmg", {"poisson2d", "poisson3d"}},
                                   {"--input", {"heat3d"}},
                                   {"--frequency", {"seismic3d"}},
                                   {"--transport", {"heat3d"}}};
@@ -528,8 +562,8 @@ int run_command(int argc, char** argv, int first) {
     for (std::size_t i = 0; i < t.problems.size(); ++i)
       list += (i == 0 ? "" : i + 1 == t.problems.size() ? " and " : ", ") + t.problems[i];
     std::string hint;
-    if (std::string(t.option) == "--steps" && o.problem == "poisson2d")
-      hint = " (poisson2d iterates to --tol; cap its iterations with --max-iterations)";
+    if (std::string(t.option) == "--steps" && o.problem.starts_with("poisson"))
+      hint = " (" + o.problem + " solves to --tol; cap it with --max-cycles, or --max-iterations for cg and jacobi)";
     return usage_error(std::string(t.option) + " applies to " + list + ", not " + o.problem + hint, run_usage);
   }
   if (o.snapshots > 0 && o.output.empty() && o.image.empty())
@@ -552,8 +586,26 @@ int run_command(int argc, char** argv, int first) {
   if (o.problem != "heat3d" && o.order != 2)
     return usage_error(o.problem + (o.problem == "seismic3d" ? " uses the 8th-order Laplacian" : " uses the 2nd-order Laplacian") +
                            "; --order applies to heat3d", run_usage);
-  if (o.problem == "poisson2d" && o.boundary != "dirichlet")
-    return usage_error("poisson2d solves with Dirichlet boundaries (periodic/Neumann Poisson problems are singular)", run_usage);
+  if (o.problem.starts_with("poisson")) {  // the options one solver would ignore
+    const auto has = [&](const char* opt) { return std::find(given.begin(), given.end(), opt) != given.end(); };
+    if (o.solver != "multigrid" && (has("--max-cycles") || has("--fmg")))
+      return usage_error(std::string(has("--fmg") ? "--fmg" : "--max-cycles") + " applies to --solver multigrid, not " +
+                             o.solver + (o.solver == "cg" ? " (cap cg with --max-iterations)" : ""),
+                         run_usage);
+    if (o.solver == "multigrid" && has("--max-iterations"))
+      return usage_error("--max-iterations applies to --solver cg and jacobi; multigrid takes --max-cycles", run_usage);
+    if (o.solver == "jacobi" && (has("--cycle") || has("--smoother")))
+      return usage_error("--cycle and --smoother choose the multigrid cycle (--solver multigrid or cg), not jacobi",
+                         run_usage);
+    if (o.solver == "jacobi" && o.boundary != "dirichlet")
+      return usage_error("--solver jacobi needs Dirichlet boundaries (periodic/Neumann problems are singular); use "
+                         "multigrid or cg", run_usage);
+    if (o.problem == "poisson3d" && o.solver == "jacobi" && o.size > 255)
+      return usage_error("--solver jacobi on poisson3d --size " + std::to_string(o.size) +
+                         " would take millions of sweeps; use multigrid (the default) or cg", run_usage);
+    if (o.size < 2)
+      return usage_error(o.problem + " needs --size 2 or more", run_usage);
+  }
   // Everything that can be known before the run is checked before it.
   if (o.write_through && o.output.empty() && o.image.empty())
     return usage_error("--write-through writes --output or --image in place; give one of them", run_usage);
@@ -591,7 +643,8 @@ int run_command(int argc, char** argv, int first) {
   try {
     const bool single = o.precision == "float";
     int status;
-    if (o.problem == "poisson2d") status = single ? ts::app::run_poisson2d<float>(o) : ts::app::run_poisson2d<double>(o);
+    if (o.problem == "poisson2d") status = single ? ts::app::run_poisson<float, 2>(o) : ts::app::run_poisson<double, 2>(o);
+    else if (o.problem == "poisson3d") status = single ? ts::app::run_poisson<float, 3>(o) : ts::app::run_poisson<double, 3>(o);
     else if (o.problem == "wave2d") status = single ? ts::app::run_wave2d<float>(o) : ts::app::run_wave2d<double>(o);
     else if (o.problem == "seismic3d") status = single ? ts::app::run_seismic3d<float>(o) : ts::app::run_seismic3d<double>(o);
     else status = single ? ts::app::run_heat3d<float>(o) : ts::app::run_heat3d<double>(o);

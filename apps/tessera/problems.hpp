@@ -16,8 +16,13 @@ struct run_options {
   int size = 64;
   int steps = 100;
   bool steps_given = false;
-  std::optional<double> tol;  // poisson2d
-  std::optional<int> max_iterations;  // poisson2d
+  std::optional<double> tol;  // poisson2d/3d
+  std::optional<int> max_iterations;  // poisson2d/3d: cg and jacobi
+  std::string solver = "multigrid";   // poisson2d/3d: multigrid | cg | jacobi
+  std::optional<int> max_cycles;      // poisson2d/3d: multigrid
+  std::string cycle = "V";            // multigrid (and cg's preconditioner): V | W | F
+  std::string smoother = "rbgs";      // rbgs | jacobi | chebyshev
+  bool fmg = false;                   // multigrid: one full-multigrid pass first
   int order = 2;
   std::string precision = "double";
   std::string policy = "automatic";
@@ -78,8 +83,9 @@ inline double heat3d_initial(index_t z, index_t y, index_t x, double h) {
 /// float and double.
 template <class T>
 int run_heat3d(const run_options& o);
-template <class T>
-int run_poisson2d(const run_options& o);
+/// poisson2d (Rank 2) and poisson3d (Rank 3), run_poisson.hpp.
+template <class T, int Rank>
+int run_poisson(const run_options& o);
 template <class T>
 int run_wave2d(const run_options& o);
 template <class T>
@@ -98,13 +104,17 @@ int run_seismic3d_mpi(const run_options& o);
 template <class T>
 bool validate_shapes(const std::string& policy, int size);
 
-/// The default relative residual tolerance of poisson2d: 1e-10 (double) or 1e-5 (float),
+/// The default relative residual tolerance of --solver jacobi: 1e-10 (double) or 1e-5 (float),
 /// raised to ten times the floor that rounding puts under the residual of an n x n grid,
 /// 4 eps (n+1)^2 / (2 pi^2) relative to max|f|, so that a float solve can reach it.
+/// (multigrid and cg take 1e-10 and stop at the precision's floor, saying so.)
 double poisson_default_tolerance(bool single_precision, int n);
-/// poisson2d's iteration cap when --max-iterations is not given.
+/// --solver jacobi's iteration cap when --max-iterations is not given.
 inline constexpr int poisson_default_max_iterations = 1000000;
-/// poisson2d calls a solve converged when max |u - exact| is at most this many times the
+/// --solver cg's iteration cap, and multigrid's cycle cap, when not given.
+inline constexpr int poisson_default_cg_iterations = 200;
+inline constexpr int poisson_default_max_cycles = 50;
+/// poisson2d/3d call a solve converged when max |u - exact| is at most this many times the
 /// discretisation error (the distance of the discrete problem's own solution from u).
 inline constexpr double poisson_accuracy_factor = 2.0;
 
