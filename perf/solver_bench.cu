@@ -126,7 +126,8 @@ solver_row poisson_case(const std::string& device, index_t n, bool fmg_only, int
   row.relative_residual = (fmg_only ? r.fmg_residual : r.residuals.back()) / rhs;
   row.error_ratio = max_error<Rank>(u_h, exact) / discretisation_error(Rank, n);
   row.level_extents = r.level_extents;
-  ok &= fmg_only ? row.error_ratio <= 2.0 : (r.converged && row.error_ratio <= 2.0);
+  const bool at_floor = !r.converged && r.residuals.back() <= r.precision_floor;
+  ok &= fmg_only ? row.error_ratio <= 2.0 : ((r.converged || at_floor) && row.error_ratio <= 2.0);
   // one more solve, each level timed
   multigrid_options timed = opt;
   timed.time_levels = true;
@@ -139,14 +140,16 @@ solver_row poisson_case(const std::string& device, index_t n, bool fmg_only, int
   return row;
 }
 
-/// div(k grad u) with k = 1 | 1000 across x = 1/2, Dirichlet 0, f = 1: PCG (one V-cycle) to 1e-8.
+/// div(k grad u) with k = 1 | 1000 across x = 1/2, Dirichlet 0, f = 1, to 1e-8: V-cycles
+/// (multigrid_solver, setup apart) or cg preconditioned by one V-cycle (cg_solve, which builds
+/// its preconditioner in each call: setup included).
 template <class Policy, class Space>
-solver_row jump_case(const std::string& device, index_t n, int reps, bool& ok) {
+solver_row jump_case(const std::string& device, index_t n, bool pcg, int reps, bool& ok) {
   solver_row row;
   row.device = device;
   row.problem = "div(k grad u), k jumps 1000, fp64";
   row.size = size_of<3>(n);
-  row.solver = "cg + multigrid V(2,2) rbgs";
+  row.solver = pcg ? "cg + multigrid V(2,2) rbgs" : "multigrid V(2,2) rbgs";
   const extents<3> e{n, n, n};
   View<double, 3, HostSpace> k_h("k", e, 1), f_h("f", e, 1);
   for (index_t z = 0; z < n; ++z)
@@ -160,26 +163,49 @@ solver_row jump_case(const std::string& device, index_t n, int reps, bool& ok) {
   deep_copy(f, f_h);
   const double h = 1.0 / double(n + 1);
   const auto op = div_k_grad_operator(0.0, 1.0, k, array<double, 3>{h, h, h});
-  cg_options opt;
-  opt.tol = 1e-8;
+  const auto bc = boundary_conditions<3>::uniform(boundary::dirichlet(0));
   std::vector<double> times;
-  cg_result r;
-  for (int rep = 0; rep < reps; ++rep) {
-    deep_copy(u, zero);
+  if (pcg) {
+    cg_options opt;
+    opt.tol = 1e-8;
+    cg_result r;
+    for (int rep = 0; rep < reps; ++rep) {
+      deep_copy(u, zero);
+      synchronize(Space{});
+      const auto t = std::chrono::steady_clock::now();
+      r = cg_solve(Policy{}, op, f, u, bc, opt);
+      synchronize(Space{});
+      times.push_back(seconds_since(t));
+    }
+    row.steps = r.iterations;
+    row.stop = r.stop_reason + " (setup included: cg builds its preconditioner in each call)";
+    row.relative_residual = r.residuals.back() / r.reference;
+    ok &= r.converged;
+  } else {
+    multigrid_options opt;
+    opt.tol = 1e-8;
+    const auto t0 = std::chrono::steady_clock::now();
+    multigrid_solver<Policy, double, 3, Space> mg(Policy{}, op, e, bc, opt);
     synchronize(Space{});
-    const auto t = std::chrono::steady_clock::now();
-    r = cg_solve(Policy{}, op, f, u, boundary_conditions<3>::uniform(boundary::dirichlet(0)), opt);
-    synchronize(Space{});
-    times.push_back(seconds_since(t));
+    row.setup_s = seconds_since(t0);
+    multigrid_result r;
+    for (int rep = 0; rep < reps; ++rep) {
+      deep_copy(u, zero);
+      synchronize(Space{});
+      const auto t = std::chrono::steady_clock::now();
+      r = mg.solve(f, u);
+      synchronize(Space{});
+      times.push_back(seconds_since(t));
+    }
+    row.steps = r.cycles;
+    row.stop = r.stop_reason;
+    row.relative_residual = r.residuals.back() / r.reference;
+    ok &= r.converged;
   }
   row.median_s = median(times);
   row.min_s = *std::min_element(times.begin(), times.end());
   row.max_s = *std::max_element(times.begin(), times.end());
-  row.steps = r.iterations;
-  row.stop = r.stop_reason + " (setup included: cg builds its preconditioner each call)";
   row.dof_per_s = double(e.size()) / row.median_s;
-  row.relative_residual = r.residuals.back() / r.reference;
-  ok &= r.converged;
   return row;
 }
 
@@ -193,8 +219,11 @@ bool run_solver_section(int reps, bool gpu, bool cpu, bool smoke, std::vector<so
     rows.push_back(poisson_case<cuda::automatic, CudaSpace, 3>(dev, smoke ? 32 : 512, false, reps, ok));
     rows.push_back(poisson_case<cuda::automatic, CudaSpace, 3>(dev, smoke ? 32 : 512, true, reps, ok));
     rows.push_back(poisson_case<cuda::automatic, CudaSpace, 3>(dev, smoke ? 24 : 256, false, reps, ok));
+    // 8191^2 to 1e-10 lies below double's floor in this norm (RESULTS run 27): its row is
+    // judged by the error ratio, as FMG's
     rows.push_back(poisson_case<cuda::automatic, CudaSpace, 2>(dev, smoke ? 63 : 8191, false, reps, ok));
-    rows.push_back(jump_case<cuda::automatic, CudaSpace>(dev, smoke ? 24 : 256, reps, ok));
+    rows.push_back(jump_case<cuda::automatic, CudaSpace>(dev, smoke ? 24 : 256, false, reps, ok));
+    rows.push_back(jump_case<cuda::automatic, CudaSpace>(dev, smoke ? 24 : 256, true, reps, ok));
   }
   if (cpu) {
     const std::string dev = "CPU host:parallel";

@@ -66,3 +66,7 @@ TEST_CASE_TEMPLATE("multigrid: one cycle through the policy equals host::serial'
                    ts::host::parallel, ts::kokkos::mdrange) {
   check_multigrid_matches_serial<P, ts::HostSpace>();
 }
+
+TEST_CASE("cg: preconditioned by a symmetric V-cycle, converges across a jump of 1000 with f = 1 on an even grid") {
+  check_jump_with_constant_source<ts::host::parallel, ts::HostSpace>(32);
+}

@@ -46,6 +46,7 @@ TEST_CASE("cuda multigrid: variable k with a jump of 1000, PCG and V-cycles, and
   TESSERA_REQUIRE_CUDA_DEVICE();
   check_variable_coefficient_jump<ts::cuda::automatic, ts::CudaSpace, 3>(64);
   check_cg<ts::cuda::automatic, ts::CudaSpace>();
+  check_jump_with_constant_source<ts::cuda::automatic, ts::CudaSpace>(64);
 }
 
 TEST_CASE("cuda multigrid: bad input refused by name") {

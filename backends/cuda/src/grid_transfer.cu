@@ -23,12 +23,12 @@ __device__ array<index_t, Rank> point_of(index_t i, const array<index_t, Rank>& 
 
 template <class T, int Rank>
 __global__ void restrict_kernel(view_accessor<const T, Rank> fine, view_accessor<T, Rank> coarse,
-                                coarsening_modes<Rank> modes, index_t points) {
+                                coarsening_modes<Rank> modes, bool adjoint, index_t points) {
   for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < points;
        i += static_cast<index_t>(gridDim.x) * blockDim.x) {
     index_t off;
     const auto I = point_of<Rank>(i, coarse.n, off, coarse.stride);
-    coarse.origin[off] = tessera::detail::restrict_point<T, Rank>(fine, I, modes);
+    coarse.origin[off] = tessera::detail::restrict_point<T, Rank>(fine, I, modes, adjoint);
   }
 }
 
@@ -73,10 +73,10 @@ unsigned blocks_for(index_t points) {
 
 template <class T, int Rank>
 void restrict_device(const view_accessor<const T, Rank>& fine, const view_accessor<T, Rank>& coarse,
-                     const coarsening_modes<Rank>& modes, cudaStream_t stream) {
+                     const coarsening_modes<Rank>& modes, bool adjoint, cudaStream_t stream) {
   const index_t points = count<Rank>(coarse.n);
   if (points == 0) return;
-  restrict_kernel<T, Rank><<<blocks_for(points), 256, 0, stream>>>(fine, coarse, modes, points);
+  restrict_kernel<T, Rank><<<blocks_for(points), 256, 0, stream>>>(fine, coarse, modes, adjoint, points);
   detail::check_launch("restrict_kernel (view '" + std::string(coarse.label) + "')", "multigrid restriction");
 }
 
@@ -100,7 +100,7 @@ void extrapolate_face_device(const view_accessor<T, Rank>& a, int axis, int side
 
 #define TESSERA_TRANSFER_INSTANTIATE(T, R)                                                                   \
   template void restrict_device<T, R>(const view_accessor<const T, R>&, const view_accessor<T, R>&,         \
-                                      const coarsening_modes<R>&, cudaStream_t);                             \
+                                      const coarsening_modes<R>&, bool, cudaStream_t);                             \
   template void prolong_add_device<T, R>(const view_accessor<const T, R>&, const view_accessor<T, R>&,      \
                                          const coarsening_modes<R>&, cudaStream_t);                  \
   template void extrapolate_face_device<T, R>(const view_accessor<T, R>&, int, int, T, cudaStream_t);

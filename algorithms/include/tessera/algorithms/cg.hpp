@@ -59,6 +59,7 @@ cg_result cg_solve(const Policy& policy, const elliptic_operator<T, Rank, Space>
   const bool mg_pre = opt.preconditioner == cg_preconditioner::multigrid;
   multigrid_options mgo = opt.multigrid;
   if (!mg_pre) mgo.coarsest_points = std::numeric_limits<index_t>::max();  // one level: the operator only
+  mgo.adjoint_coefficients = true;  // see multigrid_options: cg needs it across conductivity jumps
   multigrid_solver<Policy, T, Rank, Space> mg(policy, op, f.extents(), bc, mgo);
   mg.check_arguments(f, u, who);
   cg_result res;

@@ -2,7 +2,7 @@
 // The multigrid transfers between a level and the next coarser one (core/grid_transfer.hpp
 // says which weights and why), run in the views' memory space (found by argument-dependent
 // lookup: restrict_in / prolong_add_in):
-//   restrict_full_weighting(fine, coarse, modes)   coarse = R fine        (interior reads only)
+//   restrict_full_weighting(fine, coarse, modes [, adjoint])   coarse = R fine
 //   prolong_add(coarse, fine, modes)               fine += P coarse       (reads coarse's first ghost layer)
 //   extrapolate_ghost_face(v, axis, side, factor)  a wall between grid points (coarse levels)
 // The extents must match the modes (coarse_extent): a vertex axis of n = 2m + 1 fine points
@@ -39,13 +39,19 @@ void check_transfer(const View<T, Rank, Space>& fine, const View<T, Rank, Space>
 }
 }  // namespace detail
 
-/// coarse = full-weighting restriction of fine's interior (ghosts of neither are read or written).
+/// coarse = full-weighting restriction of fine (core/grid_transfer.hpp); adjoint: along cell
+/// axes the prolongation's transpose, which reads fine's first ghost layer (the caller fills
+/// it). Coarse's ghosts are not written.
 template <class T, int Rank, class Space>
 void restrict_full_weighting(const View<T, Rank, Space>& fine, const View<T, Rank, Space>& coarse,
-                             const std::type_identity_t<coarsening_modes<Rank>>& modes) {
+                             const std::type_identity_t<coarsening_modes<Rank>>& modes, bool adjoint = false) {
   detail::check_transfer(fine, coarse, modes, "tessera::restrict_full_weighting");
+  for (int d = 0; d < Rank; ++d)
+    if (modes[d] == coarsening::cell && adjoint && fine.ghost() < 1)
+      throw invalid_argument_error("tessera::restrict_full_weighting: fine " + fine.describe() +
+                                   " has no ghost layer; a cell axis reads one (allocate it with ghost 1, filled)");
   const view_accessor<const T, Rank> f = fine.accessor();
-  restrict_in(Space{}, f, coarse.accessor(), modes);
+  restrict_in(Space{}, f, coarse.accessor(), modes, adjoint);
 }
 
 /// fine += linear prolongation of coarse, whose first ghost layer must hold its boundary

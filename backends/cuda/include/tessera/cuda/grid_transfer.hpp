@@ -14,7 +14,7 @@ namespace tessera::cuda {
 
 template <class T, int Rank>
 void restrict_device(const view_accessor<const T, Rank>& fine, const view_accessor<T, Rank>& coarse,
-                     const coarsening_modes<Rank>& modes, cudaStream_t stream = nullptr);
+                     const coarsening_modes<Rank>& modes, bool adjoint, cudaStream_t stream = nullptr);
 template <class T, int Rank>
 void prolong_add_device(const view_accessor<const T, Rank>& coarse, const view_accessor<T, Rank>& fine,
                         const coarsening_modes<Rank>& modes, cudaStream_t stream = nullptr);
@@ -30,8 +30,8 @@ void extrapolate_face_in(CudaSpace, const view_accessor<T, Rank>& a, int axis, i
 
 template <class T, int Rank>
 void restrict_in(CudaSpace, const view_accessor<const T, Rank>& fine, const view_accessor<T, Rank>& coarse,
-                 const std::type_identity_t<coarsening_modes<Rank>>& modes) {
-  restrict_device<T, Rank>(fine, coarse, modes);
+                 const std::type_identity_t<coarsening_modes<Rank>>& modes, bool adjoint) {
+  restrict_device<T, Rank>(fine, coarse, modes, adjoint);
 }
 template <class T, int Rank>
 void prolong_add_in(CudaSpace, const view_accessor<const T, Rank>& coarse, const view_accessor<T, Rank>& fine,

@@ -34,14 +34,14 @@ void for_each_point_host(const array<index_t, Rank>& n, Body body) {
 }
 }  // namespace detail
 
-/// coarse = full-weighting restriction of fine's interior.
+/// coarse = restriction of fine (adjoint: the prolongation's transpose along cell axes).
 template <class T, int Rank>
 void restrict_in(HostSpace, const view_accessor<const T, Rank>& fine, const view_accessor<T, Rank>& coarse,
-                 const std::type_identity_t<coarsening_modes<Rank>>& modes) {
+                 const std::type_identity_t<coarsening_modes<Rank>>& modes, bool adjoint) {
   detail::for_each_point_host<Rank>(coarse.n, [&](const array<index_t, Rank>& I) {
     index_t off = 0;
     for (int d = 0; d < Rank; ++d) off += I[d] * coarse.stride[d];
-    coarse.origin[off] = detail::restrict_point<T, Rank>(fine, I, modes);
+    coarse.origin[off] = detail::restrict_point<T, Rank>(fine, I, modes, adjoint);
   });
 }
 
