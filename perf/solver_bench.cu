@@ -26,7 +26,10 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 template <int Rank>
 std::string size_of(index_t n) {
   std::string s;
-  for (int d = 0; d < Rank; ++d) s += (d ? "x" : "") + std::to_string(n);
+  for (int d = 0; d < Rank; ++d) {
+    if (d) s.push_back('x');
+    s.append(std::to_string(n));
+  }
   return s;
 }
 
@@ -79,6 +82,23 @@ double discretisation_error(int rank, index_t n) {
   return std::fabs(rank * std::numbers::pi * std::numbers::pi / (rank * 4 / (h * h) * s * s) - 1);
 }
 
+/// `reps` timed calls of solve() from u = 0 (the device synchronised around each); the
+/// seconds of each. solve() keeps its own result.
+template <class Space, int Rank, class Solve>
+std::vector<double> timed_solves(int reps, const View<double, Rank, Space>& u, const View<double, Rank, Space>& zero,
+                                 Solve&& solve) {
+  std::vector<double> times;
+  for (int k = 0; k < reps; ++k) {
+    deep_copy(u, zero);
+    synchronize(Space{});
+    const auto t = std::chrono::steady_clock::now();
+    solve();
+    synchronize(Space{});
+    times.push_back(seconds_since(t));
+  }
+  return times;
+}
+
 /// One multigrid case: setup once, `reps` timed solves, one solve with level timing.
 template <class Policy, class Space, int Rank>
 solver_row poisson_case(const std::string& device, index_t n, bool fmg_only, int reps, bool& ok) {
@@ -105,16 +125,8 @@ solver_row poisson_case(const std::string& device, index_t n, bool fmg_only, int
   synchronize(Space{});
   row.setup_s = seconds_since(t0);
   row.solver = fmg_only ? "multigrid FMG pass (V(2,2) rbgs)" : "multigrid V(2,2) rbgs";
-  std::vector<double> times;
   multigrid_result r;
-  for (int k = 0; k < reps; ++k) {
-    deep_copy(u, zero);
-    synchronize(Space{});
-    const auto t = std::chrono::steady_clock::now();
-    r = mg.solve(f, u);
-    synchronize(Space{});
-    times.push_back(seconds_since(t));
-  }
+  const auto times = timed_solves<Space, Rank>(reps, u, zero, [&] { r = mg.solve(f, u); });
   deep_copy(u_h, u);
   row.median_s = median(times);
   row.min_s = *std::min_element(times.begin(), times.end());
@@ -169,14 +181,7 @@ solver_row jump_case(const std::string& device, index_t n, bool pcg, int reps, b
     cg_options opt;
     opt.tol = 1e-8;
     cg_result r;
-    for (int rep = 0; rep < reps; ++rep) {
-      deep_copy(u, zero);
-      synchronize(Space{});
-      const auto t = std::chrono::steady_clock::now();
-      r = cg_solve(Policy{}, op, f, u, bc, opt);
-      synchronize(Space{});
-      times.push_back(seconds_since(t));
-    }
+    times = timed_solves<Space, 3>(reps, u, zero, [&] { r = cg_solve(Policy{}, op, f, u, bc, opt); });
     row.steps = r.iterations;
     row.stop = r.stop_reason + " (setup included: cg builds its preconditioner in each call)";
     row.relative_residual = r.residuals.back() / r.reference;
@@ -189,14 +194,7 @@ solver_row jump_case(const std::string& device, index_t n, bool pcg, int reps, b
     synchronize(Space{});
     row.setup_s = seconds_since(t0);
     multigrid_result r;
-    for (int rep = 0; rep < reps; ++rep) {
-      deep_copy(u, zero);
-      synchronize(Space{});
-      const auto t = std::chrono::steady_clock::now();
-      r = mg.solve(f, u);
-      synchronize(Space{});
-      times.push_back(seconds_since(t));
-    }
+    times = timed_solves<Space, 3>(reps, u, zero, [&] { r = mg.solve(f, u); });
     row.steps = r.cycles;
     row.stop = r.stop_reason;
     row.relative_residual = r.residuals.back() / r.reference;

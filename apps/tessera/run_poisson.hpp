@@ -66,6 +66,16 @@ struct poisson_solve {
   double factor = 0, reference = 0, floor = 0, seconds = 0;
   bool converged = false;
   std::string stop_reason, described;
+
+  /// The fields multigrid_result and cg_result share.
+  template <class R>
+  void take(const R& r) {
+    residuals = r.residuals;
+    reference = r.reference;
+    factor = r.convergence_factor;
+    converged = r.converged;
+    stop_reason = r.stop_reason;
+  }
 };
 
 template <class T, int Rank>
@@ -129,13 +139,8 @@ int run_poisson(const run_options& o) {
       c.max_iterations = o.max_iterations.value_or(poisson_default_cg_iterations);
       c.multigrid = multigrid_options_of(o, single);
       const auto r = cg_solve(policy, poisson_operator<Space>(lap), f, u, bc, c);
+      s.take(r);
       s.steps = r.iterations;
-      s.residuals = r.residuals;
-      s.reference = r.reference;
-      s.factor = r.convergence_factor;
-      s.converged = r.converged;
-      s.stop_reason = r.stop_reason;
-      s.floor = 0;
       s.described = "CG preconditioned by one multigrid " + to_string(c.multigrid.cycle) + "(" +
                     std::to_string(c.multigrid.pre_smooth) + "," + std::to_string(c.multigrid.post_smooth) + ") " +
                     to_string(c.multigrid.smoother) + " cycle, " + std::to_string(r.levels) + " levels: " +
@@ -143,13 +148,9 @@ int run_poisson(const run_options& o) {
     } else {
       const auto m = multigrid_options_of(o, single);
       const auto r = multigrid_solve(policy, poisson_operator<Space>(lap), f, u, bc, m);
+      s.take(r);
       s.steps = r.cycles;
-      s.residuals = r.residuals;
-      s.reference = r.reference;
-      s.factor = r.convergence_factor;
-      s.converged = r.converged;
       s.floor = r.precision_floor;
-      s.stop_reason = r.stop_reason;
       s.described = std::string("multigrid ") + (m.full_multigrid ? "FMG + " : "") + to_string(m.cycle) + "(" +
                     std::to_string(m.pre_smooth) + "," + std::to_string(m.post_smooth) + ") " +
                     to_string(m.smoother) + ", " + std::to_string(r.levels) + " levels (" + r.level_extents.front() +
@@ -188,7 +189,10 @@ int run_poisson(const run_options& o) {
   const double last = s.residuals.empty() ? 0 : s.residuals.back();
   const bool at_floor = !s.converged && s.floor > 0 && last <= s.floor;
   std::string size;
-  for (int d = 0; d < Rank; ++d) size += (d ? "x" : "") + std::to_string(n);
+  for (int d = 0; d < Rank; ++d) {
+    if (d) size.push_back('x');
+    size.append(std::to_string(n));
+  }
   std::printf("%s: %s, %s %s, %s boundary, %s\n", o.problem.c_str(), ran_with.c_str(), size.c_str(),
               o.precision.c_str(), o.boundary.c_str(), s.described.c_str());
   if (o.solver != "jacobi") {

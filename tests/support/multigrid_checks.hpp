@@ -330,6 +330,8 @@ void check_variable_coefficient_jump(index_t s) {
     const auto r = multigrid_solve(Policy{}, op, f, u, bc, opt);
     MESSAGE("k jump 1000, ", Rank, "D n=", s, ": V-cycles ", r.cycles, ", factor ", r.convergence_factor);
     CHECK(r.converged);
+    CHECK(r.cycles <= 15);
+    CHECK(max_diff(create_mirror_copy(u), exact) <= 1e-5 * max_abs(exact) * double(s));
   }
 }
 

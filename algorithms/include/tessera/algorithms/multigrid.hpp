@@ -126,7 +126,10 @@ boundary_conditions<Rank> coefficient_conditions(boundary_conditions<Rank> bc) {
 template <int Rank>
 std::string extents_string(const extents<Rank>& e) {
   std::string s;
-  for (int d = 0; d < Rank; ++d) s += (d ? "x" : "") + std::to_string(e[d]);
+  for (int d = 0; d < Rank; ++d) {
+    if (d) s.push_back('x');
+    s.append(std::to_string(e[d]));
+  }
   return s;
 }
 }  // namespace detail
