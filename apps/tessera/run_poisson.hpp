@@ -46,7 +46,7 @@ struct poisson_mode {
   }
 };
 
-inline multigrid_options multigrid_options_of(const run_options& o, bool single) {
+inline multigrid_options multigrid_options_of(const run_options& o) {
   multigrid_options m;
   m.tol = o.tol.value_or(1e-10);
   m.max_cycles = o.max_cycles.value_or(poisson_default_max_cycles);
@@ -55,7 +55,6 @@ inline multigrid_options multigrid_options_of(const run_options& o, bool single)
                : o.smoother == "chebyshev" ? mg_smoother::chebyshev
                                            : mg_smoother::red_black_gauss_seidel;
   m.full_multigrid = o.fmg;
-  (void)single;
   return m;
 }
 
@@ -137,7 +136,7 @@ int run_poisson(const run_options& o) {
       cg_options c;
       c.tol = o.tol.value_or(1e-10);
       c.max_iterations = o.max_iterations.value_or(poisson_default_cg_iterations);
-      c.multigrid = multigrid_options_of(o, single);
+      c.multigrid = multigrid_options_of(o);
       const auto r = cg_solve(policy, poisson_operator<Space>(lap), f, u, bc, c);
       s.take(r);
       s.steps = r.iterations;
@@ -146,7 +145,7 @@ int run_poisson(const run_options& o) {
                     to_string(c.multigrid.smoother) + " cycle, " + std::to_string(r.levels) + " levels: " +
                     std::to_string(r.iterations) + " iterations";
     } else {
-      const auto m = multigrid_options_of(o, single);
+      const auto m = multigrid_options_of(o);
       const auto r = multigrid_solve(policy, poisson_operator<Space>(lap), f, u, bc, m);
       s.take(r);
       s.steps = r.cycles;
