@@ -81,10 +81,10 @@ struct multigrid_options {
   bool time_levels = false;
   // How a variable conductivity reaches the coarse levels along cell axes: the mean of each
   // pair (false), or the prolongation's transpose (true, which spreads a jump over two coarse
-  // points). Measured on a jump of 1000 (k = 1 | 1000 at x = 1/2, f = 1, 32^3..128^3): V-cycles
-  // converge at 0.15-0.21 with the mean and 0.54-0.74 with the transpose, but cg
-  // preconditioned by a cycle stalls with the mean and takes 14-20 iterations with the
-  // transpose. cg_solve sets it; multigrid_solve keeps the mean.
+  // points). Across a conductivity jump V-cycles converge faster with the mean, while cg
+  // preconditioned by a cycle stalls with it and converges with the transpose (the coarse
+  // operator it builds keeps the cycle a good symmetric preconditioner; perf/RESULTS.md has
+  // the measurements). cg_solve sets it; multigrid_solve keeps the mean.
   bool adjoint_coefficients = false;
   std::function<void(int cycle, double residual)> progress;  // after each cycle
 };
@@ -530,10 +530,10 @@ class multigrid_solver {
   }
 
   /// `steps` smoothing steps on level l. As a solver, red-black takes red first before and
-  /// after the coarse correction (the reverse order after it measured 0.17 per V(2,2) cycle
-  /// in 3D against 0.11). As cg's preconditioner the cycle must be symmetric, so the
-  /// smoothing after the correction is the adjoint of the one before: colours reversed (a
-  /// same-order cycle let cg stall on a conductivity jump of 1000, 32^3).
+  /// after the coarse correction (the reverse order after it converges more slowly per
+  /// cycle). As cg's preconditioner the cycle must be symmetric, so the smoothing after the
+  /// correction is the adjoint of the one before: colours reversed (with a same-order cycle
+  /// cg can stall, as it did on a conductivity jump).
   void smooth(int l, int steps, bool after = false) {
     auto& L = lv_[static_cast<std::size_t>(l)];
     const T omega = static_cast<T>(opt_.jacobi_weight > 0 ? opt_.jacobi_weight
@@ -585,10 +585,9 @@ class multigrid_solver {
   /// 0, by 1e-10 (float 1e-5) when level 0 is the coarsest.
   void coarse_solve(int l) {
     auto& L = lv_[static_cast<std::size_t>(l)];
-    // Below level 0 a cycle needs the coarse answer only to well within its own factor
-    // (0.02-0.2): 1e-3 saves most of the iterations, each of which waits on two dot products
-    // (on a GPU, most of the coarsest level's time: RESULTS run 27). Level 0 alone is the
-    // whole solve.
+    // Below level 0 a cycle needs the coarse answer only to well within its own convergence
+    // factor: 1e-3 saves most of the iterations, each of which waits on two dot products
+    // (on a GPU, most of the coarsest level's time). Level 0 alone is the whole solve.
     const double rtol = l > 0 ? 1e-3 : sizeof(T) == 4 ? 1e-5 : 1e-10;
     residual(l, false);  // r = g - A u, projected where singular
     if (singular_) remove_mean(L.r, L, dot(L.r, L.ones) / static_cast<double>(L.n.size()));

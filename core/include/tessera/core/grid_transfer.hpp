@@ -11,10 +11,9 @@
 //           fine 2I takes 3/4 coarse I + 1/4 coarse I - 1, fine 2I + 1 3/4 coarse I + 1/4
 //           coarse I + 1. Restriction the mean of 2I and 2I + 1, or (adjoint) P's transpose
 //           halved, 1/8 3/8 3/8 1/8 over fine 2I - 1 .. 2I + 2, reading the fine field's first
-//           ghost layer at the faces. The mean converges faster in a cycle on its own (a
-//           conductivity jump of 1000, 32^3: 0.15 against 0.54 per cycle); the adjoint makes
-//           the cycle symmetric, which cg's preconditioner must be (with the mean, cg stalled
-//           on that jump; with the adjoint it converged in 14 iterations).
+//           ghost layer at the faces. The mean converges faster in a cycle on its own; the
+//           adjoint makes the cycle symmetric, which cg's preconditioner must be (with the
+//           mean, cg stalled across a conductivity jump).
 //           A Neumann or periodic face half a point out (the mirror u(-1) = u(0)) stays one.
 //   none    the axis is kept (semi-coarsening): identity along it.
 //
