@@ -13,9 +13,9 @@
 // interior cells, which no fill writes: the slabs of all faces run at once, with no race,
 // and the result equals the host's cell by cell (tests/cuda: fills against host fills).
 //
-// Why one launch (perf/RESULTS.md run 15): on grids of 128^3-160^3 a periodic step spent
-// half its time in the three launches of the per-axis fill (3.7-6.2 us each, mostly launch
-// and the wait for the grid before it, not bytes).
+// Why one launch: on medium grids a periodic step spent much of its time in the three
+// launches of a per-axis fill, each mostly launch and the wait for the grid before it, not
+// bytes (measured: perf/RESULTS.md).
 //
 // Layout of the launch: blockIdx.z picks the face (2d + side). A thread owns one cell of
 // the slab's fastest axis other than d (so the writes of a warp are consecutive in memory

@@ -58,9 +58,8 @@ struct iterate_options {
   /// once, launched together. The same kernels on the same views, so the same result bit
   /// for bit. true / false: always / never. Unset (the default): where the backend says
   /// they pay (CUDA: graphs_pay_off, runs of 512 steps or more between callbacks on grids
-  /// whose sweep moves at most 24 MiB, such as fp32 128^3: 4.75 us a step replayed against
-  /// 6.6 launched, perf/RESULTS.md run 19; a call records its graph once, which 100 steps
-  /// do not pay back).
+  /// whose sweep moves at most 24 MiB, such as fp32 128^3, where replaying beats launching:
+  /// perf/RESULTS.md; a call records its graph once, which 100 steps do not pay back).
   std::optional<bool> launch_graphs;
 };
 

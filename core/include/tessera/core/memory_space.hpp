@@ -24,9 +24,9 @@ namespace tessera {
 /// the GPU's 128-byte transactions both like). On Linux, allocations of 4 MiB or more
 /// are aligned to 2 MiB and asked for transparent huge pages (madvise, before the first
 /// touch), which kernels that leave THP at "madvise" grant only when asked. A fused host
-/// pass, which reads several planes 256 KiB apart and writes another, ran 1.13x faster
-/// on them (fewer TLB misses, presumably: the VM it was measured on has no counters to
-/// say; perf/RESULTS.md run 25). A hint: refused, the memory is ordinary pages.
+/// pass, which reads several planes 256 KiB apart and writes another, ran faster on them
+/// (fewer TLB misses, presumably: the VM it was measured on has no counters to say;
+/// perf/RESULTS.md). A hint: refused, the memory is ordinary pages.
 struct HostSpace {
   static constexpr const char* name = "HostSpace";
   static constexpr bool host_accessible = true;

@@ -5,7 +5,7 @@
 //
 // Why: cuda::naive reads each neighbour through L1/L2, so a 25-point acoustic step moves
 // its u field from L2 to the SM about 25 times a point and runs at about the rate of the
-// naive 25-point stencil (0.46 of copy at 512^3, perf/RESULTS.md run 8). Staging each
+// naive 25-point stencil, well below copy bandwidth (perf/RESULTS.md). Staging each
 // field's planes once in shared memory, as cuda::pipelined does for stencils, makes every
 // neighbour a shared-memory read, and the copies in flight cost shared memory, not
 // registers.

@@ -4,14 +4,14 @@
 // columns apart) and marches a short chunk of planes along the slowest axis (z in 3D, y in 2D),
 // the user's function called on windows into global memory.
 //
-// Why (perf/RESULTS.md run 16): cuda::naive gives each thread one point, and the blocks
+// Why (perf/RESULTS.md has the measurements): cuda::naive gives each thread one point, and the blocks
 // that read a plane's z-neighbours run on other SMs, so every plane of a field of radius R
 // crosses from L2 to an SM 2R + 1 times, and each thread has one point's loads in flight.
 // Marching a column instead, the planes a thread read for point z are in its SM's L1 when
 // it computes z + 1..z + R; only the plane R + 1 ahead is new. Before each point the thread
 // asks L2 for that plane of every field one step ahead (prefetch.global.L2: a hint, no
 // register held), so each thread keeps a step's new bytes in flight besides its loads.
-// Short chunks win (probe, run 16: 8 planes of 4-byte fields, 4 of 8-byte ones): the
+// Short chunks win (point_chunk: 32 bytes' worth of planes): the
 // resident blocks then work on a few neighbouring planes, so the planes one chunk shares
 // with the next hit in L2, as vector_streaming's stencils found (RESULTS, "vector_streaming's
 // kernels").
@@ -19,11 +19,10 @@
 // vector_streaming's lowering gives each lane a 16-byte vector's worth of outputs a row (4
 // floats, 2 doubles) as its stencil kernels do, but 32 columns apart rather than adjacent:
 // a window is a pointer, so there are no registers to shuffle between lanes, and adjacent
-// columns made every warp load span 4 lines (0.27-0.67 of copy measured, run 16); spaced
+// columns made every warp load span 4 lines (measured far below copy bandwidth); spaced
 // 32 apart each load stays one coalesced row segment and the lane has Vec points' loads
 // in flight. Staging the planes in shared memory (cuda::pipelined) measured slower on every
-// point function: the barrier a plane and the halo's extra bytes cost more than L1 hits
-// (run 13).
+// point function: the barrier a plane and the halo's extra bytes cost more than L1 hits.
 #include <cstddef>
 #include <string>
 
@@ -51,7 +50,7 @@ struct point_column_tile {
 template <class T>
 inline constexpr int point_chunk = sizeof(T) >= 32 ? 1 : 32 / static_cast<int>(sizeof(T));
 
-/// streaming's tile for point functions. Defaults (0), measured on an H100 (run 16): a
+/// streaming's tile for point functions. Defaults (0), the fastest measured on an H100: a
 /// 256-thread block whose rows span 256 bytes (64 x 4 for 4-byte types, 32 x 8 for 8-byte;
 /// 256 threads along x in 2D, where BlockY is ignored as for stencils) marching point_chunk planes.
 template <class T, int Rank, int BlockX, int BlockY, int Chunk>

@@ -38,12 +38,12 @@ inline void synchronize(CudaSpace) { synchronize(); }
 /// sweeps and ghost fills let the next kernel of a stream start its blocks while the last
 /// blocks of the one before it run; each waits for the grid before it to finish (its
 /// writes visible) before it reads or writes memory, so results do not change. On small
-/// grids this hides most of the ~1.5 us between two kernels (perf/RESULTS.md, run 15).
+/// grids this hides most of the gap between two kernels (measured: perf/RESULTS.md).
 /// On by default; process-wide; false launches them one after another (comparisons).
 void allow_overlapped_launches(bool on);
 /// True when allowed and the current device has them (compute capability 9 or later),
 /// and this thread is not recording a step graph (step_graph.hpp): a graph's kernels
-/// measured faster launched plainly than with the attribute (perf/RESULTS.md, run 15).
+/// measured faster launched plainly than with the attribute (perf/RESULTS.md).
 bool overlapped_launches();
 
 namespace detail {

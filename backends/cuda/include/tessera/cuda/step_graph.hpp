@@ -8,7 +8,7 @@
 // (the block is an even number of steps, so the two views are back where they started).
 // A call records and instantiates its graph once, which short runs do not pay back; over
 // 1000 steps on small grids it measured the fastest, with overlapped launches (runtime.hpp)
-// off (perf/RESULTS.md, run 15), so kernels recorded into a graph go without the overlap
+// off (perf/RESULTS.md), so kernels recorded into a graph go without the overlap
 // attribute. iterate uses graphs where iterate_options::launch_graphs says so, and where it
 // is left unset, where graphs_pay_off says they pay.
 #include <cuda_runtime_api.h>

@@ -17,7 +17,7 @@ void fill_ghost_face(HostSpace, const view_accessor<T, Rank>& a, const boundary&
   // Axes right-aligned in three (1D and 2D views: leading axes of one cell, stride 0), so
   // the innermost loop runs along the last, contiguous axis: a line of the face is a fill
   // or a copy at one offset, whose indices are worked out once a line, not once a cell
-  // (per cell, a 256^3 field's fill took 1.9-3.1 ms on two threads: perf/RESULTS.md run 25).
+  // (worked out per cell, the indices cost more than the copies: perf/RESULTS.md).
   constexpr int shift = 3 - Rank;
   index_t lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1}, stride[3] = {0, 0, 0}, n[3] = {1, 1, 1};
   for (int e = 0; e < Rank; ++e)

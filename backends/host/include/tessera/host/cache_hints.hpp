@@ -45,7 +45,7 @@ inline std::ptrdiff_t elements_to_line(const T* p) {
 template <class T>
 inline void stream_line([[maybe_unused]] T* dst, [[maybe_unused]] const T* src) {
 #if TESSERA_HOST_STREAMING_STORES
-#if defined(__AVX__)  // a line in two 32-byte stores (1.02x for a fused host pass, RESULTS run 25)
+#if defined(__AVX__)  // a line in two 32-byte stores (measured a little faster: perf/RESULTS.md)
   if constexpr (std::is_same_v<T, float>) {
     for (int i = 0; i < 16; i += 8) _mm256_stream_ps(dst + i, _mm256_load_ps(src + i));
   } else if constexpr (std::is_same_v<T, double>) {

@@ -7,8 +7,8 @@
 // and keeps, per level below k, the last 2r + 1 planes (r the shape's radius) of its strip
 // (widened by the rows the levels above need) in a ring that fits a core's L2. Level 0 is
 // the input read through the edge rules (tessera/core/edge_rules.hpp): in place where they
-// map a row to itself under fixed x faces, else copied into the ring (the copy had cost a
-// fifth of a pass, perf/RESULTS.md run 25); level t's plane q is
+// map a row to itself under fixed x faces, else copied into the ring (a copy of every row
+// was a large part of a pass: perf/RESULTS.md); level t's plane q is
 // computed from level t-1's planes q - r .. q + r as soon as the last of them exists, its
 // ghost columns filled by the rules (Dirichlet: the input's ghost cells; periodic and
 // Neumann: the row's own cells, as fill_ghosts would), and level k's rows are written to
@@ -18,9 +18,9 @@
 //
 // Bytes: one read and one write of the field per pass instead of per step, plus the
 // blocks' halo rows (the output by streaming stores where the sweep would use them; no
-// software prefetch: five placements of one moved nothing, perf/RESULTS.md run 25); the rings
+// software prefetch: no placement of one measured faster, perf/RESULTS.md); the rings
 // stay in L2 (a full-plane ring, 3.2 MB for 4 steps of a 256^2 fp32 plane, did not: it ran
-// from L3 no faster than a sweep a step, run 12).
+// from L3 no faster than a sweep a step).
 #include <algorithm>
 #include <optional>
 #include <type_traits>
@@ -85,8 +85,8 @@ class fused_block {
     ny_ = Rank == 3 ? in_.n[1] : 1;
     nx_ = in_.n[Rank - 1];
     // Rows start (x = 0) on a cache line: a vector of the row kernel then crosses a line only
-    // where its points shift along x (rows of nx + 2r, unaligned: 1.09-1.25x slower kernel,
-    // perf/RESULTS.md run 25). A row's left ghosts sit at the end of the row before it.
+    // where its points shift along x (unaligned rows of nx + 2r made the row kernel slower:
+    // perf/RESULTS.md). A row's left ghosts sit at the end of the row before it.
     constexpr index_t L = line_elements<T>;
     pitch_ = (nx_ + 2 * r + L - 1) / L * L;
     halo_ = Rank == 3 ? index_t(k_) * r : 0;
@@ -262,8 +262,8 @@ class fused_block {
 
 /// Rows of a block's strip: as many as keep its rings (k levels x (2r + 1) planes of the
 /// strip plus its halo) within ~768 KiB, meant as a core's L2 with room for the rows
-/// streaming through; at least 8. (The 2-core build VM has 512 KiB a core; budgets of 128,
-/// 256, 384 and 768 KiB ran alike there, within its run-to-run noise: perf/RESULTS.md run 23.)
+/// streaming through; at least 8. (On the 2-core build VM, 512 KiB a core, smaller budgets
+/// ran alike within its run-to-run noise: perf/RESULTS.md.)
 template <class S, class T>
 index_t strip_rows(index_t nx, int k) {
   constexpr int r = shape_traits<S>::radius;
@@ -299,8 +299,8 @@ void sweep_steps(const parallel& policy, const stencil<S, T>& st, const View<T, 
     {
       thread_local std::vector<T> ring;  // reused by the thread's later blocks and passes
       // blocks handed out as threads come free: on a shared machine two cores run at
-      // different speeds (6% apart on the build VM), and a static split left the faster
-      // waiting at the pass's end (dynamic: 1.04-1.10x, perf/RESULTS.md run 25)
+      // different speeds, and a static split left the faster waiting at the pass's end
+      // (dynamic measured faster: perf/RESULTS.md)
 #pragma omp for schedule(dynamic, 1)
       for (index_t b = 0; b < slabs * strips; ++b) {
         const index_t slab = b / strips, s = b % strips;

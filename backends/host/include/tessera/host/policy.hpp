@@ -45,9 +45,9 @@ struct parallel {
   stores store = stores::automatic;
   /// Time steps iterate fuses per pass under boundary conditions (fused_steps.hpp); 0 or
   /// 1: a sweep a step. Off by default (a sweep a step is what every other host path and
-  /// the tests' references do); 4 is the measured best on the 2-core build VM: 7-point
-  /// 256^3 fp32 at 1.51-1.65x of the copy floor against 0.94-1.04x for one sweep, fp64
-  /// 1.47-1.87x (perf/RESULTS.md run 25; 3 to 8 steps within 7% of 4).
+  /// the tests' references do); 4 is the measured best on the 2-core build VM, where a
+  /// fused pass beat a sweep a step by half or more and 3 to 8 steps ran close to 4
+  /// (perf/RESULTS.md).
   int fuse = 0;
   /// The most steps a pass may fuse: a pass keeps fuse levels of 2 r + 1 planes each.
   static constexpr int max_fuse = 64;

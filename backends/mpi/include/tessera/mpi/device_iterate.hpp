@@ -20,8 +20,8 @@
 // 1: ghosts_read_are_constant), the ghost cells it reads on the global faces hold
 // constants that no sweep writes: both views are filled once, and a step exchanges only
 // the messages between processes (whose edges and corners carry the same constants the
-// full fill writes there), as tessera::iterate fills such ghosts once on one GPU. At 512^3
-// a GPU the face fills cost 0.069 ms of a 0.35 ms step (perf/RESULTS.md run 23).
+// full fill writes there), as tessera::iterate fills such ghosts once on one GPU (the face
+// fills are a fifth of a step at 512^3 a GPU: perf/RESULTS.md).
 #include <optional>
 #include <string>
 #include <type_traits>

@@ -16,11 +16,10 @@
 // stored), so level K is stored for the inner TileX - K * (reach_x lo + hi) columns.
 // Boundary conditions are read through the edge rules, as in the 3D pass.
 //
-// Measured and not kept (perf/RESULTS.md run 21, 5-point fp32 8192^2, 8 steps: this kernel
-// 3.7x the one-sweep floor): each level's row handed up to the next within the same step
-// with partial sums (W - 1 rows a level instead of W: 138 registers instead of 166, a
-// shorter pipeline) 3.1x -- the levels become one dependency chain a step; the step loop as
-// W compile-time phases with the queues' slots rotated (no register moves) 3.5x.
+// Measured slower and not kept (perf/RESULTS.md): each level's row handed up to the next
+// within the same step with partial sums (W - 1 rows a level instead of W: fewer registers,
+// a shorter pipeline) -- the levels become one dependency chain a step; the step loop as W
+// compile-time phases with the queues' slots rotated (no register moves).
 #include "tessera/cuda/edge_rules.hpp"
 #include "tessera/cuda/kernels/marching.cuh"
 

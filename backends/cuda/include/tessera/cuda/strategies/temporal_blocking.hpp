@@ -95,12 +95,11 @@ constexpr int fused_pipeline(int steps) {
   return steps * (virtual_reach<S>::width(3 - S::rank) + 1);
 }
 
-/// The default number of steps per pass (measured on an H100, perf/RESULTS.md run 22): 3D
-/// stars of radius 1: 4 (fp32 512^3 1.74x the one-sweep floor at 4, 1.61x at 3, 1.33x at 2;
-/// 256^3 1.48x at 4, 1.25x at 3; fp64 1.73x at 4, 1.69x at 2 -- the fusion table says which
-/// a case runs), boxes of radius 1 and radius 2: 2 (box 0.76x at 2, 0.74x at 3), beyond: 1 (a
-/// 32 x 32 tile keeps about half its columns as outputs); 2D strips of 128 columns: 8 steps
-/// of radius 1 (4.2x; 6 steps 3.5x, 4 steps 2.9x, run 22) down to 2 of radius 4.
+/// The default number of steps per pass, the fastest measured on an H100 (perf/RESULTS.md):
+/// 3D stars of radius 1: 4 (the fusion table says which a case runs), boxes of radius 1 and
+/// radius 2: 2, beyond: 1 (a 32 x 32 tile keeps about half its columns as outputs); 2D
+/// strips of 128 columns: 8 steps of radius 1 down to 2 of radius 4. More steps recompute
+/// more of each tile's halo; fewer move the field more often.
 template <class S>
 constexpr int default_fused_steps() {
   constexpr int r = shape_traits<S>::radius;
@@ -108,18 +107,17 @@ constexpr int default_fused_steps() {
   else return r == 1 ? 8 : r == 2 ? 4 : 2;
 }
 
-/// Rows along y a thread computes in 3D: 4 (perf/RESULTS.md run 20, 7-point fp32 512^3
-/// at 3 steps: 1.31x the one-sweep floor with 4 rows, 0.75x with 1, run 12's kernel; 2 rows
-/// in a 64 x 32 tile 0.90x, 8 rows in 32 x 64 1.06x at 4 steps). A 3D tile of 4 rows a
-/// thread and 3 steps holds ~106 registers (fp32), two 256-thread blocks an SM.
+/// Rows along y a thread computes in 3D: 4, the fastest of 1, 2, 4 and 8 measured
+/// (perf/RESULTS.md): a thread's rows share their y-neighbours in registers, and 4 rows a
+/// thread at 3 steps still leave two 256-thread blocks an SM (fp32).
 template <class S>
 constexpr int default_fused_rows() {
   return 4;
 }
 
 /// Warps a block of the 2D pass by default (each its own strip: they share nothing): one,
-/// so that registers alone bound the warps an SM holds (perf/RESULTS.md run 21: 8 steps of
-/// 128 columns 3.71x the one-sweep floor with one warp a block, 3.64x with four).
+/// so that registers alone bound the warps an SM holds (one warp a block measured at least as
+/// fast as four: perf/RESULTS.md).
 inline constexpr int default_strips = 1;
 
 /// A pass's chunk, longer where the plan's would run in several waves of blocks while one
@@ -129,16 +127,12 @@ inline constexpr int default_strips = 1;
 /// so the launch asks the driver: the overload below). `march`: the grid axis that counts
 /// chunks (1 in 2D, 2 in 3D); the tiles of a plane are the grid's other axes.
 ///
-/// 2D (unguarded): 5-point fp32 8192^2, 8 steps on an H100: 12 one-warp blocks an SM, 74
-/// strips: 21 chunks of 391 rows in one wave, instead of 64 of 128 in three
-/// (perf/RESULTS.md run 21: 3.7x -> 4.2x the one-sweep floor).
-/// 3D (`guarded`): one wave measured faster at fp32 256^3 (1.25x -> 1.34x, run 21) but
-/// slower where the pipeline was already a small part of the chunk (27-point box 512^3, 6
-/// planes of 128: 0.76x -> 0.68x) or the one wave left SMs with fewer blocks than others
-/// (fp64 384^3, 196 blocks for 264 places: 1.58x -> 1.44x). Guarded, it applies only where
-/// the pipeline is >= 15% of the plan's chunk and the wave fills >= 90% of the places:
-/// fp32 256^3 (121 tiles, 2 blocks an SM: 2 chunks of 128, 242 of 264 places) 1.26x ->
-/// 1.32x, the box and fp64 384^3 unchanged (perf/RESULTS.md run 22).
+/// 2D (unguarded): a 2D pass holds many one-warp blocks an SM, so one wave of long chunks
+/// replaces several waves of short ones, and each block's re-read start is paid fewer times.
+/// 3D (`guarded`): one wave is faster where the pipeline's start is a large part of the
+/// plan's chunk, and slower where it is already small or where one wave leaves some SMs with
+/// fewer blocks than others; so it applies only where the pipeline is >= 15% of the plan's
+/// chunk and the wave fills >= 90% of the places (the measurements: perf/RESULTS.md).
 inline launch_plan one_wave_chunk(const launch_plan& plan, int pipeline, long long n_march, int march, bool guarded,
                                   int blocks_per_sm, int multiprocessors) {
   if (guarded && 100LL * pipeline < 15LL * plan.chunk) return plan;
