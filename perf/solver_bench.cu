@@ -25,12 +25,9 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 template <int Rank>
 std::string size_of(index_t n) {
-  std::string s;
-  for (int d = 0; d < Rank; ++d) {
-    if (d) s.push_back('x');
-    s.append(std::to_string(n));
-  }
-  return s;
+  extents<Rank> e{};
+  for (int d = 0; d < Rank; ++d) e[d] = n;
+  return e.to_string();
 }
 
 /// f = -Rank pi^2 prod sin(pi x_d) and the exact u on an n^Rank grid, h = 1 / (n + 1).

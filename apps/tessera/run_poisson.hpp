@@ -187,11 +187,7 @@ int run_poisson(const run_options& o) {
   const bool accurate = ratio <= poisson_accuracy_factor;  // NaN fails
   const double last = s.residuals.empty() ? 0 : s.residuals.back();
   const bool at_floor = !s.converged && s.floor > 0 && last <= s.floor;
-  std::string size;
-  for (int d = 0; d < Rank; ++d) {
-    if (d) size.push_back('x');
-    size.append(std::to_string(n));
-  }
+  const std::string size = e.to_string();
   std::printf("%s: %s, %s %s, %s boundary, %s\n", o.problem.c_str(), ran_with.c_str(), size.c_str(),
               o.precision.c_str(), o.boundary.c_str(), s.described.c_str());
   if (o.solver != "jacobi") {

@@ -123,15 +123,6 @@ boundary_conditions<Rank> coefficient_conditions(boundary_conditions<Rank> bc) {
     if (f.kind != boundary_kind::periodic) f = boundary::neumann();
   return bc;
 }
-template <int Rank>
-std::string extents_string(const extents<Rank>& e) {
-  std::string s;
-  for (int d = 0; d < Rank; ++d) {
-    if (d) s.push_back('x');
-    s.append(std::to_string(e[d]));
-  }
-  return s;
-}
 }  // namespace detail
 
 template <execution_policy Policy, class T, int Rank, class Space>
@@ -160,7 +151,7 @@ class multigrid_solver {
     check_options(who);
     for (int d = 0; d < Rank; ++d) {
       if (interior[d] < 1)
-        throw invalid_argument_error(who + ": the grid " + detail::extents_string(interior) +
+        throw invalid_argument_error(who + ": the grid " + interior.to_string() +
                                      " is too small: every axis needs at least 1 point (3 or more to coarsen)");
       const auto lo = bc.faces[2 * d].kind, hi = bc.faces[2 * d + 1].kind;
       if ((lo == boundary_kind::periodic) != (hi == boundary_kind::periodic))
@@ -179,7 +170,7 @@ class multigrid_solver {
     if (variable_) {
       if (!(op.k.extents() == interior))
         throw extent_mismatch_error(who + ": the conductivity " + op.k.describe() + " does not match the grid " +
-                                    detail::extents_string(interior));
+                                    interior.to_string());
       if (const auto bad = find_nonfinite(op.k); bad.count > 0)
         throw invalid_argument_error(who + ": the conductivity " + op.k.describe() + " holds " +
                                      std::to_string(bad.count) + " NaN or infinite value(s), the first at " + bad.first);
@@ -205,7 +196,7 @@ class multigrid_solver {
     multigrid_result res;
     res.levels = levels();
     res.singular = singular_;
-    for (const auto& L : lv_) res.level_extents.push_back(detail::extents_string(L.n));
+    for (const auto& L : lv_) res.level_extents.push_back(L.n.to_string());
     auto& L0 = lv_[0];
     // level 0 works on u itself (and a scratch of u's layout): no copy of the solution
     L0.u = u;
@@ -387,7 +378,7 @@ class multigrid_solver {
     detail::require_allocated(u, who, "solution u");
     if (!(f.extents() == lv_[0].n) || !(u.extents() == lv_[0].n))
       throw extent_mismatch_error(who + ": f " + f.describe() + " and u " + u.describe() +
-                                  " must both have the solver's grid " + detail::extents_string(lv_[0].n));
+                                  " must both have the solver's grid " + lv_[0].n.to_string());
     if (u.ghost() < 1)
       throw invalid_argument_error(who + ": u " + u.describe() +
                                    " has no ghost layer; the solver reads one (allocate u with ghost 1)");
