@@ -53,3 +53,273 @@ TEST_CASE("cuda multigrid: bad input refused by name") {
   TESSERA_REQUIRE_CUDA_DEVICE();
   check_multigrid_refuses_bad_input<ts::cuda::automatic, ts::CudaSpace>();
 }
+
+// The fused kernels of cuda::automatic (tessera/cuda/multigrid_kernels.hpp) against host
+// loops written here, with walls as face rules (core/star_level.hpp: beyond face f,
+// a[f] * the point beside it + b[f]) of every kind. u's ghosts hold NaN: the kernels read
+// none. Sizes cross the step kernel's tiles (30 x 14 columns in 3D, 254 in 2D) and its
+// chunks along axis 0 (at least 32 planes) at odd offsets; u has ghost 2 and out ghost 1
+// (other strides); out starts poisoned, so a point the kernel missed shows, and its ghosts
+// must keep their sentinel.
+namespace {
+template <class T, int Rank>
+ts::star_level<T, Rank> test_level() {
+  ts::star_level<T, Rank> s;
+  T wsum = 0;
+  for (int d = 0; d < Rank; ++d) wsum += 2 * (s.w[d] = T(0.5 + 0.25 * d));
+  s.diag = wsum + T(0.3);
+  const T a[] = {T(0), T(1), T(-0.5), T(1), T(0), T(-1.0 / 3)}, b[] = {T(0.7), T(0), T(0), T(0), T(-0.2), T(0)};
+  for (int f = 0; f < 2 * Rank; ++f) s.a[f] = a[f], s.b[f] = b[f];
+  return s;
+}
+
+/// v at point c (an array of coordinates).
+template <class V, class C>
+auto& at_point(const V& v, const C& c) {
+  if constexpr (V::rank == 2) return v(c[0], c[1]);
+  else return v(c[0], c[1], c[2]);
+}
+
+/// The neighbour of point c along axis d (dir -1 or +1) in v, or the face's rule.
+template <class V, class S, class C>
+auto neighbour(const V& v, const S& s, C c, int d, int dir) {
+  const auto own = at_point(v, c);
+  c[d] += dir;
+  if (c[d] < 0) return s.a[2 * d] * own + s.b[2 * d];
+  if (c[d] >= v.extents()[d]) return s.a[2 * d + 1] * own + s.b[2 * d + 1];
+  return at_point(v, c);
+}
+
+template <class V, class S, class C>
+auto host_star(const V& v, const S& s, const C& c) {
+  decltype(s.diag) off = 0;
+  for (int d = 0; d < V::rank; ++d) off += s.w[d] * (neighbour(v, s, c, d, 1) + neighbour(v, s, c, d, -1));
+  return s.diag * at_point(v, c) - off;
+}
+
+template <class T, int Rank>
+void poison_ghosts(const ts::View<T, Rank, ts::HostSpace>& v, T value) {
+  for_each_point<Rank>(v.extents(), v.ghost(), [&](auto... i) {
+    const ts::index_t c[] = {static_cast<ts::index_t>(i)...};
+    bool ghost = false;
+    for (int d = 0; d < Rank; ++d) ghost |= c[d] < 0 || c[d] >= v.extents()[d];
+    if (ghost) v(i...) = value;
+  });
+}
+
+template <class T, int Rank>
+void check_red_black_step_kernel(const ts::extents<Rank>& n, int first, std::uint64_t seed) {
+  CAPTURE(n.to_string());
+  CAPTURE(first);
+  CAPTURE(sizeof(T));
+  ts::View<T, Rank, ts::HostSpace> u_h("u", n, 2), g_h("g", n, 1), out_h("out", n, 1);
+  fill_random(u_h, seed);
+  fill_random(g_h, seed + 1);
+  poison_ghosts(u_h, std::numeric_limits<T>::quiet_NaN());
+  for_each_point<Rank>(n, 0, [&](auto... i) { out_h(i...) = std::numeric_limits<T>::quiet_NaN(); });
+  const T sentinel = T(-777);
+  poison_ghosts(out_h, sentinel);
+  const auto s = test_level<T, Rank>();
+  const T weight = T(1.2);
+  auto u = on_space<T, Rank, ts::CudaSpace>(u_h, "u_d");
+  auto g = on_space<T, Rank, ts::CudaSpace>(g_h, "g_d");
+  auto out = on_space<T, Rank, ts::CudaSpace>(out_h, "out_d");
+  // the host step, in place on a copy of u (a host view's mirror would share its memory)
+  ts::View<T, Rank, ts::HostSpace> ref("ref", u_h.layout());
+  ts::deep_copy(ref, u_h);
+  for (const int colour : {first, 1 - first})
+    for_each_point<Rank>(n, 0, [&](auto... i) {
+      const ts::array<ts::index_t, Rank> c{{static_cast<ts::index_t>(i)...}};
+      ts::index_t parity = 0;
+      for (int d = 0; d < Rank; ++d) parity += c[d];
+      if (parity % 2 != colour) return;
+      T off = 0;
+      for (int d = 0; d < Rank; ++d) off += s.w[d] * (neighbour(ref, s, c, d, 1) + neighbour(ref, s, c, d, -1));
+      const T old = ref(i...);
+      ref(i...) = old + weight * ((g_h(i...) + off) / s.diag - old);
+    });
+  const ts::view_accessor<const T, Rank> ua = u.accessor(), ga = g.accessor();
+  ts::cuda::red_black_step_device<T, Rank>(ua, ga, out.accessor(), s, weight, first);
+  ts::cuda::synchronize();
+  const auto got = ts::create_mirror_copy(out);
+  const double tol = sizeof(T) == 4 ? 2e-6 : 1e-14;
+  double worst = 0;
+  long long bad_ghosts = 0;
+  for_each_point<Rank>(n, 1, [&](auto... i) {
+    const ts::index_t c[] = {static_cast<ts::index_t>(i)...};
+    bool ghost = false;
+    for (int d = 0; d < Rank; ++d) ghost |= c[d] < 0 || c[d] >= n[d];
+    if (ghost) {
+      bad_ghosts += got(i...) != sentinel;
+      return;
+    }
+    const double e = std::fabs(double(got(i...)) - double(ref(i...)));
+    worst = std::isnan(e) ? INFINITY : std::max(worst, e);
+  });
+  CHECK(worst <= tol);
+  CHECK(bad_ghosts == 0);
+  // the host step moved the points (a kernel that copied u would fail above)
+  CHECK(max_diff(ref, u_h) > 0.01);
+}
+
+/// residual_max, residual_restrict (every coarsening mode), prolong_correction and the
+/// one-block CG against host loops on the same face rules.
+template <class T, int Rank>
+void check_level_kernels(const ts::extents<Rank>& n, const ts::coarsening_modes<Rank>& modes, std::uint64_t seed) {
+  CAPTURE(n.to_string());
+  CAPTURE(sizeof(T));
+  const double tol = sizeof(T) == 4 ? 1e-5 : 1e-13;
+  auto s = test_level<T, Rank>();
+  ts::View<T, Rank, ts::HostSpace> u_h("u", n, 1), g_h("g", n, 1);
+  fill_random(u_h, seed);
+  fill_random(g_h, seed + 1);
+  poison_ghosts(u_h, std::numeric_limits<T>::quiet_NaN());
+  auto u = on_space<T, Rank, ts::CudaSpace>(u_h, "u_d");
+  auto g = on_space<T, Rank, ts::CudaSpace>(g_h, "g_d");
+  const ts::view_accessor<const T, Rank> ua = u.accessor(), ga = g.accessor();
+  // the residual and its max
+  ts::View<T, Rank, ts::HostSpace> r_h("r", n, 1);
+  double want = 0;
+  for_each_point<Rank>(n, 0, [&](auto... i) {
+    const ts::array<ts::index_t, Rank> c{{static_cast<ts::index_t>(i)...}};
+    r_h(i...) = g_h(i...) - host_star(u_h, s, c);
+    want = std::max(want, std::fabs(double(r_h(i...))));
+  });
+  const double got_max = ts::cuda::residual_max_device<T, Rank>(ua, ga, s);
+  CHECK(want > 0.5);
+  CHECK(std::fabs(got_max - want) <= tol * want);
+  // residual and restriction in one pass = restriction of the host residual
+  ts::extents<Rank> m{};
+  for (int d = 0; d < Rank; ++d) m[d] = *ts::coarse_extent(n[d], modes[d]);
+  ts::View<T, Rank, ts::HostSpace> c_h("coarse", m, 1), want_c("want_c", m, 1);
+  ts::restrict_full_weighting(r_h, want_c, modes);
+  for_each_point<Rank>(m, 0, [&](auto... i) { c_h(i...) = std::numeric_limits<T>::quiet_NaN(); });
+  auto c = on_space<T, Rank, ts::CudaSpace>(c_h, "c_d");
+  ts::cuda::residual_restrict_device<T, Rank>(ua, ga, c.accessor(), s, modes);
+  CHECK(max_diff(ts::create_mirror_copy(c), want_c) <= tol * max_abs(want_c));
+  CHECK(max_abs(want_c) > 0.1);
+  // prolongation from the coarse level with its walls (b = 0) = prolong_add over filled ghosts
+  for (int f = 0; f < 2 * Rank; ++f) s.b[f] = 0;
+  fill_random(c_h, seed + 2);
+  ts::View<T, Rank, ts::HostSpace> cg_h("c_ghosts", c_h.layout());  // ghosts by the rules, highest axis last
+  ts::deep_copy(cg_h, c_h);
+  for (int d = 0; d < Rank; ++d)
+    for_each_point<Rank>(m, 1, [&](auto... i) {
+      ts::array<ts::index_t, Rank> p{{static_cast<ts::index_t>(i)...}};
+      for (int e = d + 1; e < Rank; ++e)
+        if (p[e] < 0 || p[e] >= m[e]) return;  // written when axis e's turn comes
+      if (p[d] >= 0 && p[d] < m[d]) return;
+      const int f = 2 * d + (p[d] < 0 ? 0 : 1);
+      auto q = p;
+      q[d] = p[d] < 0 ? 0 : m[d] - 1;
+      at_point(cg_h, p) = s.a[f] * at_point(cg_h, q);
+    });
+  ts::View<T, Rank, ts::HostSpace> fine_want("fine_want", n, 1);
+  fill_random(fine_want, seed + 3);
+  auto fine = on_space<T, Rank, ts::CudaSpace>(fine_want, "fine_d");
+  ts::prolong_add(cg_h, fine_want, modes);
+  poison_ghosts(c_h, std::numeric_limits<T>::quiet_NaN());
+  auto cd = on_space<T, Rank, ts::CudaSpace>(c_h, "c_rules");
+  const ts::view_accessor<const T, Rank> cda = cd.accessor();
+  ts::cuda::prolong_correction_device<T, Rank>(cda, fine.accessor(), s, modes);
+  CHECK(max_diff(ts::create_mirror_copy(fine), fine_want) <= tol * max_abs(fine_want));
+}
+
+/// The one-block CG on a small level: its answer satisfies A' u = g to the tolerance asked
+/// (checked by the host loop), for a regular and a singular (all-Neumann) operator.
+template <class T, int Rank>
+void check_coarse_cg_kernel(const ts::extents<Rank>& n, bool singular) {
+  CAPTURE(n.to_string());
+  CAPTURE(singular);
+  auto s = test_level<T, Rank>();
+  for (int f = 0; f < 2 * Rank; ++f) s.b[f] = 0;
+  if (singular) {
+    for (int f = 0; f < 2 * Rank; ++f) s.a[f] = 1;
+    s.diag = 0;
+    for (int d = 0; d < Rank; ++d) s.diag += 2 * s.w[d];
+  }
+  ts::View<T, Rank, ts::HostSpace> g_h("g", n, 1), u_h("u", n, 1);
+  fill_random(g_h, 5);
+  if (singular) {  // a compatible right-hand side
+    double mean = 0;
+    for_each_point<Rank>(n, 0, [&](auto... i) { mean += g_h(i...); });
+    mean /= double(n.size());
+    for_each_point<Rank>(n, 0, [&](auto... i) { g_h(i...) -= T(mean); });
+  }
+  auto g = on_space<T, Rank, ts::CudaSpace>(g_h, "g_d");
+  auto u = on_space<T, Rank, ts::CudaSpace>(u_h, "u_d");
+  ts::View<T, Rank, ts::CudaSpace> r("r", n, 1), p("p", n, 1), q("q", n, 1);
+  const ts::view_accessor<const T, Rank> ga = g.accessor();
+  ts::cuda::coarse_cg_device<T, Rank>(u.accessor(), ga, r.accessor(), p.accessor(), q.accessor(), s, 1e-9, 10000,
+                                      singular);
+  const auto got = ts::create_mirror_copy(u);
+  double res = 0, gmax = 0;
+  for_each_point<Rank>(n, 0, [&](auto... i) {
+    const ts::array<ts::index_t, Rank> c{{static_cast<ts::index_t>(i)...}};
+    res = std::max(res, std::fabs(double(g_h(i...) - host_star(got, s, c))));
+    gmax = std::max(gmax, std::fabs(double(g_h(i...))));
+  });
+  CHECK(gmax > 0.5);
+  CHECK(res <= 1e-7 * gmax);
+}
+}  // namespace
+
+TEST_CASE("cuda multigrid: the fused red-black step equals the in-place step, across tiles and chunks") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  for (const int first : {0, 1}) {
+    check_red_black_step_kernel<double, 3>({70, 45, 37}, first, 11);
+    check_red_black_step_kernel<float, 3>({33, 16, 61}, first, 12);
+    check_red_black_step_kernel<double, 3>({1, 3, 2}, first, 13);
+    check_red_black_step_kernel<double, 2>({300, 517}, first, 14);
+    check_red_black_step_kernel<float, 2>({65, 255}, first, 15);
+    check_red_black_step_kernel<double, 2>({2, 1}, first, 16);
+  }
+}
+
+TEST_CASE("cuda multigrid: fused residual norm, residual-restriction, prolongation and one-block CG equal host loops") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  using cm = ts::coarsening;
+  check_level_kernels<double, 3>({9, 14, 33}, {cm::vertex, cm::cell, cm::vertex}, 31);
+  check_level_kernels<double, 3>({8, 7, 130}, {cm::cell, cm::none, cm::cell}, 32);
+  check_level_kernels<float, 3>({15, 16, 17}, {cm::vertex, cm::cell, cm::vertex}, 33);
+  check_level_kernels<double, 2>({301, 64}, {cm::vertex, cm::cell}, 34);
+  check_level_kernels<float, 2>({10, 515}, {cm::cell, cm::vertex}, 35);
+  check_coarse_cg_kernel<double, 3>({7, 4, 9}, false);
+  check_coarse_cg_kernel<double, 3>({8, 8, 8}, true);
+  check_coarse_cg_kernel<double, 2>({33, 61}, false);
+  check_coarse_cg_kernel<double, 2>({16, 16}, true);
+  // NaN in u reaches the norm
+  ts::View<double, 3, ts::HostSpace> u_h("u", {5, 6, 7}, 1), g_h("g", {5, 6, 7}, 1);
+  fill_random(u_h, 1);
+  fill_random(g_h, 2);
+  u_h(4, 5, 6) = std::numeric_limits<double>::quiet_NaN();
+  auto u = on_space<double, 3, ts::CudaSpace>(u_h, "u_nan");
+  auto g = on_space<double, 3, ts::CudaSpace>(g_h, "g_nan");
+  const ts::view_accessor<const double, 3> ua = u.accessor(), ga = g.accessor();
+  CHECK(std::isnan(ts::cuda::residual_max_device<double, 3>(ua, ga, test_level<double, 3>())));
+}
+
+// cuda::automatic has multigrid kernels of its own (found by argument-dependent lookup: a
+// renamed customisation point would silently fall back to the point functions), the other
+// strategies do not; a solver uses them exactly where they apply.
+static_assert(ts::multigrid_solver<ts::cuda::automatic, double, 3, ts::CudaSpace>::policy_has_multigrid_kernels());
+static_assert(ts::multigrid_solver<ts::cuda::automatic, float, 2, ts::CudaSpace>::policy_has_multigrid_kernels());
+static_assert(!ts::multigrid_solver<ts::cuda::naive<>, double, 3, ts::CudaSpace>::policy_has_multigrid_kernels());
+static_assert(!ts::multigrid_solver<ts::cuda::automatic, double, 1, ts::CudaSpace>::policy_has_multigrid_kernels());
+
+TEST_CASE("cuda multigrid: the fused kernels run where they apply: automatic, a constant star, no periodic axis") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  const ts::extents<3> n{15, 16, 17};
+  const auto L = ts::fd::laplacian<3, 2>(1.0 / 16);
+  const auto walls = ts::boundary_conditions<3>::uniform(ts::boundary::dirichlet(0));
+  auto periodic = walls;
+  periodic.set(1, ts::boundary::periodic(), ts::boundary::periodic());
+  ts::View<double, 3, ts::CudaSpace> k("k", n, 1), zero("zero", n, 1);
+  const auto op = ts::poisson_operator<ts::CudaSpace>(L);
+  CHECK(ts::multigrid_solver(ts::cuda::automatic{}, op, n, walls).fused_kernels());
+  CHECK_FALSE(ts::multigrid_solver(ts::cuda::automatic{}, op, n, periodic).fused_kernels());
+  CHECK_FALSE(ts::multigrid_solver(ts::cuda::naive<>{}, op, n, walls).fused_kernels());
+  ts::apply(ts::cuda::automatic{}, ts::multigrid_detail::combine_sweep<double>{0, 0, 1}, ts::inputs(zero, zero), k);  // k = 1
+  const auto varying = ts::div_k_grad_operator(0.0, -1.0, k, ts::array<double, 3>{0.1, 0.1, 0.1});
+  CHECK_FALSE(ts::multigrid_solver(ts::cuda::automatic{}, varying, n, walls).fused_kernels());
+}

@@ -84,24 +84,17 @@ double reduce_interior(const view_accessor<const T, Rank>& a, const view_accesso
                           "' failed: " + e.what());
     }
   }
-  double* d_result = nullptr;
-  TESSERA_CUDA_CHECK(cudaMalloc(&d_result, sizeof(double)), "reduction result");
+  double* d_result = result_slot();
   double result = 0;
-  try {
-    TESSERA_CUDA_CHECK(cudaMemset(d_result, 0, sizeof(double)), "reduction result");
-    int dev = 0, sms = 1;
-    cudaGetDevice(&dev);
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    const index_t wanted = (points + block_threads - 1) / block_threads;
-    const unsigned blocks = static_cast<unsigned>(wanted < 8 * sms ? wanted : 8 * sms);
-    block_reduce<T, Rank><<<blocks, block_threads>>>(term, points, d_result);
-    check_launch("block_reduce (view '" + std::string(a.label) + "')", "reduction block_atomic");
-    TESSERA_CUDA_CHECK(cudaMemcpy(&result, d_result, sizeof(double), cudaMemcpyDeviceToHost), "reduction result");
-  } catch (...) {
-    cudaFree(d_result);
-    throw;
-  }
-  cudaFree(d_result);
+  TESSERA_CUDA_CHECK(cudaMemsetAsync(d_result, 0, sizeof(double)), "reduction result");
+  int dev = 0, sms = 1;
+  cudaGetDevice(&dev);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  const index_t wanted = (points + block_threads - 1) / block_threads;
+  const unsigned blocks = static_cast<unsigned>(wanted < 8 * sms ? wanted : 8 * sms);
+  block_reduce<T, Rank><<<blocks, block_threads>>>(term, points, d_result);
+  check_launch("block_reduce (view '" + std::string(a.label) + "')", "reduction block_atomic");
+  TESSERA_CUDA_CHECK(cudaMemcpy(&result, d_result, sizeof(double), cudaMemcpyDeviceToHost), "reduction result");
   return result;
 }
 

@@ -118,5 +118,22 @@ void allow_shared_bytes(const void* kernel, std::size_t bytes, const std::string
                      "opting in to " + std::to_string(bytes) + " B of shared memory, policy " + policy);
 }
 
+double* result_slot() {
+  struct slots {
+    double* per_device[64] = {};
+    ~slots() {
+      for (double* p : per_device)
+        if (p) (void)cudaFree(p);  // at thread exit; the context may already be gone
+    }
+  };
+  thread_local slots s;
+  int dev = 0;
+  TESSERA_CUDA_CHECK(cudaGetDevice(&dev), "a reduction's result slot");
+  if (dev < 0 || dev >= 64)
+    throw backend_error("tessera: a reduction's result slot: device " + std::to_string(dev) + " is beyond the 64 supported");
+  if (!s.per_device[dev]) TESSERA_CUDA_CHECK(cudaMalloc(&s.per_device[dev], sizeof(double)), "a reduction's result slot");
+  return s.per_device[dev];
+}
+
 }  // namespace detail
 }  // namespace tessera::cuda

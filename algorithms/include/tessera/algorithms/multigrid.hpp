@@ -30,8 +30,14 @@
 //   solve is refused by name); its mean is removed (reported) and the solution returned
 //   with mean zero.
 // - u is the initial guess and the result; its ghost layer (width >= 1) is filled by bc.
+// - A policy with multigrid kernels of its own (cuda::automatic: tessera/cuda/
+//   multigrid_kernels.hpp, found by argument-dependent lookup on the policy) runs the
+//   levels on them where they apply (a constant star, no periodic axis): the same
+//   arithmetic as the point functions in fewer passes and launches. fused_kernels() says
+//   whether a solver does.
 #include <algorithm>
 #include <chrono>
+#include <concepts>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -51,6 +57,7 @@
 #include "tessera/core/fields.hpp"
 #include "tessera/core/format.hpp"
 #include "tessera/core/policy.hpp"
+#include "tessera/core/star_level.hpp"
 
 namespace tessera {
 
@@ -184,6 +191,14 @@ class multigrid_solver {
     build_levels(op, interior, c0);
   }
 
+  /// Whether this policy has multigrid kernels of its own (cuda::automatic: see
+  /// has_fused_kernels below); fused_kernels() says whether this solver uses them.
+  static constexpr bool policy_has_multigrid_kernels() { return has_fused_kernels; }
+  bool fused_kernels() const {
+    if constexpr (has_fused_kernels) return fused_applies();
+    return false;
+  }
+
   int levels() const { return static_cast<int>(lv_.size()); }
   const extents<Rank>& level_extents(int l) const { return lv_.at(static_cast<std::size_t>(l)).n; }
   bool singular() const { return singular_; }
@@ -210,13 +225,13 @@ class multigrid_solver {
       remove_mean(L0.g, L0, mean);
     }
     level_seconds_.assign(lv_.size(), 0.0);
-    double r = residual(0);
+    double r = residual_norm(0);
     res.residuals.push_back(r);
     res.reference = std::max(res.rhs_max, r);
     const double target = opt_.tol * res.reference;
     if (opt_.full_multigrid && !(r <= target) && std::isfinite(r)) {
       full_multigrid_pass();
-      r = residual(0);
+      r = residual_norm(0);
       res.full_multigrid = true;
       res.fmg_residual = r;
     }
@@ -225,7 +240,7 @@ class multigrid_solver {
       cycle(0, opt_.cycle);
       ++res.cycles;
       const double before = res.residuals.back();
-      r = residual(0);
+      r = residual_norm(0);
       res.residuals.push_back(r);
       if (opt_.progress) opt_.progress(res.cycles, r);
       slow = r > 0.8 * before ? slow + 1 : 0;
@@ -442,7 +457,7 @@ class multigrid_solver {
         L.p = view(tag + "p", lay);
         L.q = view(tag + "q", lay);
       }
-      if (opt_.smoother == mg_smoother::red_black_gauss_seidel) {
+      if (opt_.smoother == mg_smoother::red_black_gauss_seidel && !(has_fused_kernels && fused_applies())) {
         View<T, Rank, HostSpace> m(tag + "mask_host", lay);
         const auto a = m.accessor();
         for (index_t i = 0; i < L.n.size(); ++i) {
@@ -496,9 +511,7 @@ class multigrid_solver {
     if (variable_) {
       fn(multigrid_detail::variable_k<T, Rank>{L.c.shift, L.c.beta, L.c.inv_h2}, L.k);
     } else {
-      T diag = L.c.shift;
-      for (int d = 0; d < Rank; ++d) diag += T(2) * L.c.w[d];
-      fn(multigrid_detail::constant_star<T, Rank>{diag, L.c.w});
+      fn(multigrid_detail::constant_star<T, Rank>{diagonal(L), L.c.w});
     }
   }
 
@@ -514,6 +527,98 @@ class multigrid_solver {
       apply(policy_, multigrid_detail::residual_sweep<T, decltype(op)>{op}, inputs(L.u, L.g, k...), L.r);
     });
     return measure ? norm_max(L.r) : 0.0;
+  }
+
+  // The backend's own kernels (tessera/cuda/multigrid_kernels.hpp: cuda::automatic), found
+  // by argument-dependent lookup on the policy, for a constant star with no periodic axis (a
+  // periodic ghost would hand the second colour a stale first-colour value): a red-black
+  // step in one pass, the residual's norm without writing r, residual and restriction in
+  // one pass, the prolongation, and the coarsest level's CG in one launch; none of them
+  // reads a ghost (the walls are star_level's face rules), so no fill precedes them.
+  static constexpr bool has_fused_kernels =
+      requires(const Policy& p, view_accessor<const T, Rank> a, view_accessor<T, Rank> b, star_level<T, Rank> s,
+               coarsening_modes<Rank> m) {
+        red_black_step_in(p, a, a, b, s, T(), 0);
+        { residual_max_in(p, a, a, s) } -> std::convertible_to<double>;
+        residual_restrict_in(p, a, a, b, s, m);
+        prolong_correction_in(p, a, b, s, m);
+        { coarse_cg_in(p, b, a, b, b, b, s, 1.0, 1, false) } -> std::same_as<bool>;
+      };
+  bool fused_applies() const {
+    if (variable_) return false;
+    for (const auto& f : bc_.faces)
+      if (f.kind == boundary_kind::periodic) return false;
+    return true;
+  }
+
+  /// Level l's operator and walls as the fused kernels take them (its current conditions:
+  /// homogeneous below level 0, and on level 0 during an FMG pass or a preconditioning cycle).
+  star_level<T, Rank> fused_level(int l, bool homogeneous = false) const {
+    const auto& L = lv_[static_cast<std::size_t>(l)];
+    star_level<T, Rank> s;
+    s.diag = diagonal(L);
+    s.w = L.c.w;
+    for (int f = 0; f < 2 * Rank; ++f) {
+      const auto& face = L.bc.faces[f];
+      if (face.kind == boundary_kind::neumann) {
+        s.a[f] = T(1), s.b[f] = T(0);
+      } else if (L.wall[f] != 1.0) {  // a homogeneous wall between grid points
+        s.a[f] = static_cast<T>(dirichlet_ghost_factor(L.wall[f])), s.b[f] = T(0);
+      } else {
+        s.a[f] = T(0), s.b[f] = homogeneous ? T(0) : static_cast<T>(face.value);
+      }
+    }
+    return s;
+  }
+
+  /// One red-black step on level l by the fused kernel (u -> t, swapped); false where it
+  /// does not apply (the caller takes the two colour sweeps).
+  bool fused_step(int l, T sor, int first_parity) {
+    if constexpr (has_fused_kernels) {
+      if (!fused_applies()) return false;
+      auto& L = lv_[static_cast<std::size_t>(l)];
+      const view_accessor<const T, Rank> u = L.u.accessor(), g = L.g.accessor();
+      red_black_step_in(policy_, u, g, L.t.accessor(), fused_level(l), sor, first_parity);
+      std::swap(L.u, L.t);
+      return true;
+    } else {
+      (void)l, (void)sor, (void)first_parity;
+      return false;
+    }
+  }
+
+  /// max |g_l - A u_l|: fused, or r_l = g_l - A u_l written and reduced.
+  double residual_norm(int l) {
+    if constexpr (has_fused_kernels) {
+      if (fused_applies()) {
+        auto& L = lv_[static_cast<std::size_t>(l)];
+        const view_accessor<const T, Rank> u = L.u.accessor(), g = L.g.accessor();
+        return residual_max_in(policy_, u, g, fused_level(l));
+      }
+    }
+    return residual(l, true);
+  }
+
+  /// g_{l+1} = R (g_l - A u_l): fused, or through r_l.
+  void restrict_residual(int l) {
+    auto& L = lv_[static_cast<std::size_t>(l)];
+    auto& C = lv_[static_cast<std::size_t>(l + 1)];
+    if constexpr (has_fused_kernels) {
+      if (fused_applies() && !symmetric_) {  // the adjoint restriction reads r's ghosts
+        const view_accessor<const T, Rank> u = L.u.accessor(), g = L.g.accessor();
+        residual_restrict_in(policy_, u, g, C.g.accessor(), fused_level(l), L.down);
+        return;
+      }
+    }
+    residual(l, false);
+    if (symmetric_) fill(l, L.r, true);  // the adjoint restriction reads across the faces
+    restrict_full_weighting(L.r, C.g, L.down, symmetric_);
+  }
+
+  static T diagonal(const level& L) {
+    T diag = L.c.shift;
+    for (int d = 0; d < Rank; ++d) diag += T(2) * L.c.w[d];
+    return diag;
   }
 
   void set_zero(level& L) {
@@ -538,6 +643,7 @@ class multigrid_solver {
     for (int s = 0; s < steps; ++s) {
       if (opt_.smoother == mg_smoother::red_black_gauss_seidel) {
         const bool reverse = after && symmetric_;
+        if (fused_step(l, sor, reverse ? 1 : 0)) continue;
         for (const T colour : {reverse ? T(0) : T(1), reverse ? T(1) : T(0)}) {
           fill(l, L.u);
           with_op(l, [&](auto op, const auto&... k) {
@@ -571,6 +677,11 @@ class multigrid_solver {
     }
   }
 
+  // The coarsest level's dot products: the hand-written block reduction, which keeps its
+  // result slot, where Thrust allocates and frees scratch each call (on a GPU the coarse
+  // solve is a chain of small reductions, each waited for).
+  static constexpr reduction_method coarse_reduction = reduction_method::block_atomic;
+
   /// Conjugate gradients on the coarsest level, from the u it holds (0 below level 0, the
   /// current iterate when level 0 is the only one): the residual reduced by 1e-3 below level
   /// 0, by 1e-10 (float 1e-5) when level 0 is the coarsest.
@@ -580,22 +691,31 @@ class multigrid_solver {
     // factor: 1e-3 saves most of the iterations, each of which waits on two dot products
     // (on a GPU, most of the coarsest level's time). Level 0 alone is the whole solve.
     const double rtol = l > 0 ? 1e-3 : sizeof(T) == 4 ? 1e-5 : 1e-10;
+    if constexpr (has_fused_kernels) {
+      // a small coarsest level in one launch below level 0 (level 0 alone is the whole
+      // solve, which keeps the host's CG)
+      const view_accessor<const T, Rank> g = L.g.accessor();
+      if (fused_applies() && l > 0 &&
+          coarse_cg_in(policy_, L.u.accessor(), g, L.r.accessor(), L.p.accessor(), L.q.accessor(), fused_level(l),
+                       rtol, opt_.coarse_max_iterations, singular_))
+        return;
+    }
     residual(l, false);  // r = g - A u, projected where singular
-    if (singular_) remove_mean(L.r, L, dot(L.r, L.ones) / static_cast<double>(L.n.size()));
+    if (singular_) remove_mean(L.r, L, dot(L.r, L.ones, coarse_reduction) / static_cast<double>(L.n.size()));
     apply(policy_, multigrid_detail::combine_sweep<T>{T(1), T(0), T(0)}, inputs(L.r, L.r), L.p);
-    double rr = dot(L.r, L.r);
+    double rr = dot(L.r, L.r, coarse_reduction);
     const double stop = rr * rtol * rtol;
     for (int it = 0; it < opt_.coarse_max_iterations && rr > stop && rr > 0; ++it) {
       fill(l, L.p, true);  // a direction: homogeneous walls on every level
       with_op(l, [&](auto op, const auto&... k) {
         apply(policy_, multigrid_detail::operator_sweep<T, decltype(op)>{op}, inputs(L.p, k...), L.q);
       });
-      const double pq = dot(L.p, L.q);
+      const double pq = dot(L.p, L.q, coarse_reduction);
       if (!(pq > 0)) break;  // exhausted (a singular direction, or rounding at the floor)
       const double alpha = rr / pq;
       add_scaled(L.u, static_cast<T>(alpha), L.p);
       add_scaled(L.r, static_cast<T>(-alpha), L.q);
-      const double rr_new = dot(L.r, L.r);
+      const double rr_new = dot(L.r, L.r, coarse_reduction);
       apply(policy_, multigrid_detail::combine_sweep<T>{T(1), static_cast<T>(rr_new / rr), T(0)}, inputs(L.r, L.p),
             L.t);
       std::swap(L.p, L.t);
@@ -607,6 +727,13 @@ class multigrid_solver {
   void correct_from_coarser(int l) {
     auto& L = lv_[static_cast<std::size_t>(l)];
     auto& C = lv_[static_cast<std::size_t>(l + 1)];
+    if constexpr (has_fused_kernels) {
+      if (fused_applies()) {
+        const view_accessor<const T, Rank> c = C.u.accessor();
+        prolong_correction_in(policy_, c, L.u.accessor(), fused_level(l + 1, true), L.down);
+        return;
+      }
+    }
     fill(l + 1, C.u);
     prolong_add(C.u, L.u, L.down);
   }
@@ -617,13 +744,10 @@ class multigrid_solver {
       timed(l, [&] { coarse_solve(l); });
       return;
     }
-    auto& L = lv_[static_cast<std::size_t>(l)];
     auto& C = lv_[static_cast<std::size_t>(l + 1)];
     timed(l, [&] {
       smooth(l, opt_.pre_smooth);
-      residual(l, false);
-      if (symmetric_) fill(l, L.r, true);  // the adjoint restriction reads across the faces
-      restrict_full_weighting(L.r, C.g, L.down, symmetric_);
+      restrict_residual(l);
       set_zero(C);
     });
     if (kind == mg_cycle::v) {
@@ -665,12 +789,14 @@ class multigrid_solver {
     auto& L0 = lv_[0];
     residual(0, false);  // r0 = g - A u
     view u0 = L0.u;
-    view e0("mg_fmg_e", L0.u.layout());
+    // e and the pass's residual: allocated by the first pass, kept for the next solve's
+    if (!(fmg_e_.layout() == u0.layout())) fmg_e_ = view("mg_fmg_e", u0.layout());
+    if (!fmg_r_.allocated()) fmg_r_ = view("mg_fmg_r", layout<Rank>(L0.n, 1));
     // level 0's right-hand side becomes r0 and its unknown e (g is restored after)
     view g_saved = L0.g;
     L0.g = L0.r;
-    L0.r = view("mg_fmg_r", layout<Rank>(L0.n, 1));
-    L0.u = e0;
+    L0.r = fmg_r_;
+    L0.u = fmg_e_;
     const auto bc0 = L0.bc;
     L0.bc = detail::homogeneous(bc_);
     for (int l = 0; l < last; ++l)
@@ -680,7 +806,7 @@ class multigrid_solver {
     coarse_solve(last);
     for (int l = last - 1; l >= 0; --l) {
       auto& L = lv_[static_cast<std::size_t>(l)];
-      if (l > 0) set_zero(L);
+      set_zero(L);
       correct_from_coarser(l);  // e_l = P e_{l+1} (e_l was 0)
       cycle(l, opt_.cycle);
     }
@@ -690,7 +816,9 @@ class multigrid_solver {
     L0.g = g_saved;
     L0.bc = bc0;
     L0.u = u0;
-    add_scaled(L0.u, T(1), e);  // L0.t is e0 or the old scratch: either is u's layout and not u
+    add_scaled(L0.u, T(1), e);
+    // the pass's sweeps may have swapped e with level 0's scratch: keep whichever is not it
+    fmg_e_ = e;
   }
 
   Policy policy_;
@@ -700,6 +828,7 @@ class multigrid_solver {
   bool singular_ = false;
   std::vector<level> lv_;
   std::vector<double> level_seconds_;
+  view fmg_e_, fmg_r_;  // full_multigrid_pass's correction and residual
   // precondition(): a symmetric cycle (the smoothing after the correction the adjoint of the
   // one before, restriction the adjoint of prolongation)
   bool symmetric_ = false;

@@ -8,6 +8,7 @@
 #include "tessera/cuda/dispatch.hpp"
 #include "tessera/cuda/elementwise.hpp"
 #include "tessera/cuda/grid_transfer.hpp"
+#include "tessera/cuda/multigrid_kernels.hpp"
 #include "tessera/cuda/memory_space.hpp"
 #include "tessera/cuda/plan.hpp"
 #include "tessera/cuda/point_function_sweep.hpp"

@@ -66,6 +66,10 @@ void record_launch(const launch_record& r);
 /// Throws backend_error "launching <what> failed: <cuda error> [<policy>]" if the launch
 /// (or an earlier asynchronous error) failed.
 void check_launch(const std::string& what, const std::string& policy);
+/// This host thread's device double for a reduction's result on the current device,
+/// allocated on first use and kept (allocating and freeing one a call would synchronise the
+/// device twice a call: on coarse multigrid levels, most of a dot product's time).
+double* result_slot();
 /// Raises the kernel's dynamic shared memory limit when the plan needs more than 48 KiB.
 void allow_shared_bytes(const void* kernel, std::size_t bytes, const std::string& policy);
 }  // namespace detail
