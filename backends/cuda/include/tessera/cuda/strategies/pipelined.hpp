@@ -119,8 +119,9 @@ struct pipelined_defaults {
 /// x-halo is copied in whole 128-byte lines unless the ring is deep. Defaults (0): 128 x
 /// 4 threads x 4 rows (3D; 128 x 2 threads x 8 rows for a 3D shape with points off the
 /// axis on the planes next to the centre, such as the 27-point box), 128 threads x 4
-/// columns (2D); Stages 1 for shapes reaching one plane either way along the marching
-/// axis, 2 for wider ones, 4 in 2D (detail::pipelined_defaults).
+/// columns (2D); Stages 2 for 3D stars reaching one or two planes along the marching axis
+/// (they march in short chunks) and for any shape reaching further, 1 for the other shapes
+/// reaching one plane (boxes), 4 in 2D (detail::pipelined_defaults).
 template <int BlockX = 0, int BlockY = 0, int RowsPerThread = 0, int Stages = 0, int Chunk = 0>
 struct pipelined : device_policy {
   static std::string name() { return "cuda:pipelined"; }
