@@ -49,8 +49,9 @@ TEST_CASE("multigrid: variable k with a jump of 1000 (PCG and V-cycles)") {
   check_variable_coefficient_jump<ts::host::parallel, ts::HostSpace, 3>(24);
 }
 
-TEST_CASE("cg: plain and multigrid-preconditioned, with a Helmholtz shift") {
-  check_cg<ts::host::parallel, ts::HostSpace>();
+TEST_CASE_TEMPLATE("cg: plain and multigrid-preconditioned, with a Helmholtz shift, cg_solver reused", P,
+                   ts::host::parallel, ts::kokkos::mdrange) {
+  check_cg<P, ts::HostSpace>();
 }
 
 TEST_CASE_TEMPLATE("multigrid: bad input refused by name (grid, operator, compatibility, NaN, options)", P,
