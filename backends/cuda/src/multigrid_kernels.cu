@@ -4,6 +4,7 @@
 #include <string>
 
 #include "tessera/core/errors.hpp"
+#include "tessera/core/reduction.hpp"
 #include "tessera/cuda/cuda_check.hpp"
 #include "tessera/cuda/multigrid_kernels.hpp"
 #include "tessera/cuda/runtime.hpp"
@@ -129,9 +130,6 @@ __device__ inline T residual_at(const view_accessor<const T, Rank>& u, const vie
 
 constexpr int norm_threads = 256;
 
-/// max that keeps NaN (fmax would drop it).
-__device__ inline double max_keeping_nan(double x, double y) { return x != x || x > y ? x : y; }
-
 // One thread per point of a row along the contiguous axis; rows (the other axes flattened)
 // by blockIdx.y, both grid-strided.
 template <class T, int Rank>
@@ -165,15 +163,15 @@ __global__ void __launch_bounds__(norm_threads)
   }
 }
 
-/// The coordinates of row `row` of a grid with extents n (all axes but the last).
+/// The coordinates on axes 0 .. last of flat index i over extents n (axis `last` fastest):
+/// a point's (last = Rank - 1) or a row's (last = Rank - 2, the rows of all axes but the last).
 template <int Rank>
-__device__ inline void row_coordinates(index_t row, const array<index_t, Rank>& n, index_t (&c)[Rank]) {
-  for (int d = Rank - 2; d >= 0; --d) {
-    c[d] = row % n[d];
-    row /= n[d];
+__device__ inline void unflatten(index_t i, const array<index_t, Rank>& n, int last, index_t (&c)[Rank]) {
+  for (int d = last; d >= 0; --d) {
+    c[d] = i % n[d];
+    i /= n[d];
   }
 }
-
 
 // Residual and restriction: coarse point I = sum over its taps of w * r(fine tap), r computed
 // on the spot (last axis fastest, as restrict_point sums); rows of coarse points in the
@@ -188,7 +186,7 @@ __global__ void __launch_bounds__(128)
   const index_t nx = coarse.n[Rank - 1];
   for (index_t row = blockIdx.y; row < rows; row += gridDim.y) {
     index_t I[Rank];
-    row_coordinates<Rank>(row, coarse.n, I);
+    unflatten<Rank>(row, coarse.n, Rank - 2, I);
     for (index_t x = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; x < nx;
          x += static_cast<index_t>(gridDim.x) * blockDim.x) {
       I[Rank - 1] = x;
@@ -221,7 +219,7 @@ __global__ void __launch_bounds__(128)
   const index_t nx = fine.n[X], cnx = coarse.n[X];
   for (index_t row = blockIdx.y; row < rows; row += gridDim.y) {
     index_t i[Rank];
-    row_coordinates<Rank>(row, fine.n, i);
+    unflatten<Rank>(row, fine.n, Rank - 2, i);
     index_t roff[R];
     double rw[R];
     T rf[R];
@@ -274,13 +272,6 @@ __device__ inline double block_sum(double v, double* part) {
   return total;
 }
 
-template <int Rank>
-__device__ inline void point_coordinates(index_t i, const array<index_t, Rank>& n, index_t (&c)[Rank]) {
-  for (int d = Rank - 1; d >= 0; --d) {
-    c[d] = i % n[d];
-    i /= n[d];
-  }
-}
 template <class T, int Rank>
 __device__ inline T& at(const view_accessor<T, Rank>& v, const index_t (&c)[Rank]) {
   index_t off = 0;
@@ -312,7 +303,7 @@ __global__ void __launch_bounds__(cg_threads)
   double local = 0;
   for (index_t i = threadIdx.x; i < points; i += cg_threads) {
     index_t c[Rank];
-    point_coordinates<Rank>(i, u.n, c);
+    unflatten<Rank>(i, u.n, Rank - 1, c);
     const T v = at(g, c) - star_point<T, Rank>(u, op, c);
     at(r, c) = v;
     local += static_cast<double>(v);
@@ -321,14 +312,14 @@ __global__ void __launch_bounds__(cg_threads)
     const T mean = static_cast<T>(block_sum(local, part) / static_cast<double>(points));
     for (index_t i = threadIdx.x; i < points; i += cg_threads) {
       index_t c[Rank];
-      point_coordinates<Rank>(i, u.n, c);
+      unflatten<Rank>(i, u.n, Rank - 1, c);
       at(r, c) -= mean;
     }
   }
   local = 0;
   for (index_t i = threadIdx.x; i < points; i += cg_threads) {
     index_t c[Rank];
-    point_coordinates<Rank>(i, u.n, c);
+    unflatten<Rank>(i, u.n, Rank - 1, c);
     const T v = at(r, c);
     at(p, c) = v;
     local += static_cast<double>(v) * static_cast<double>(v);
@@ -340,7 +331,7 @@ __global__ void __launch_bounds__(cg_threads)
     local = 0;
     for (index_t i = threadIdx.x; i < points; i += cg_threads) {
       index_t c[Rank];
-      point_coordinates<Rank>(i, u.n, c);
+      unflatten<Rank>(i, u.n, Rank - 1, c);
       const T v = star_point<T, Rank>(p, hom, c);
       at(q, c) = v;
       local += static_cast<double>(at(p, c)) * static_cast<double>(v);
@@ -351,7 +342,7 @@ __global__ void __launch_bounds__(cg_threads)
     local = 0;
     for (index_t i = threadIdx.x; i < points; i += cg_threads) {
       index_t c[Rank];
-      point_coordinates<Rank>(i, u.n, c);
+      unflatten<Rank>(i, u.n, Rank - 1, c);
       at(u, c) += alpha * at(p, c);
       const T v = at(r, c) + (-alpha) * at(q, c);
       at(r, c) = v;
@@ -362,7 +353,7 @@ __global__ void __launch_bounds__(cg_threads)
     __syncthreads();  // every stencil read of p is over before p changes
     for (index_t i = threadIdx.x; i < points; i += cg_threads) {
       index_t c[Rank];
-      point_coordinates<Rank>(i, u.n, c);
+      unflatten<Rank>(i, u.n, Rank - 1, c);
       at(p, c) = T(1) * at(r, c) + beta * at(p, c) + T(0);
     }
     rr = rr_new;

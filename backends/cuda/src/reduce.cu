@@ -27,9 +27,6 @@ struct point_term {
   }
 };
 
-/// max that keeps NaN: max |a| over a field holding a NaN is NaN (fmax would drop it).
-__host__ __device__ inline double max_keeping_nan(double x, double y) { return x != x || x > y ? x : y; }
-
 struct combine {
   reduction_kind kind;
   __host__ __device__ double operator()(double x, double y) const {
@@ -87,9 +84,7 @@ double reduce_interior(const view_accessor<const T, Rank>& a, const view_accesso
   double* d_result = result_slot();
   double result = 0;
   TESSERA_CUDA_CHECK(cudaMemsetAsync(d_result, 0, sizeof(double)), "reduction result");
-  int dev = 0, sms = 1;
-  cudaGetDevice(&dev);
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  const index_t sms = current_device_limits().multiprocessors;
   const index_t wanted = (points + block_threads - 1) / block_threads;
   const unsigned blocks = static_cast<unsigned>(wanted < 8 * sms ? wanted : 8 * sms);
   block_reduce<T, Rank><<<blocks, block_threads>>>(term, points, d_result);

@@ -188,16 +188,18 @@ class multigrid_solver {
                                      " is <= 0 at " + std::to_string(static_cast<long long>(count)) +
                                      " point(s); div(k grad) needs k > 0 everywhere");
     }
+    // the policy's own kernels where they apply: a constant star (variable k keeps the point
+    // functions) and no periodic axis (a periodic ghost would hand the second colour a stale
+    // first-colour value)
+    fused_ = has_fused_kernels && !variable_;
+    for (const auto& f : bc.faces) fused_ = fused_ && f.kind != boundary_kind::periodic;
     build_levels(op, interior, c0);
   }
 
   /// Whether this policy has multigrid kernels of its own (cuda::automatic: see
   /// has_fused_kernels below); fused_kernels() says whether this solver uses them.
   static constexpr bool policy_has_multigrid_kernels() { return has_fused_kernels; }
-  bool fused_kernels() const {
-    if constexpr (has_fused_kernels) return fused_applies();
-    return false;
-  }
+  bool fused_kernels() const { return fused_; }
 
   int levels() const { return static_cast<int>(lv_.size()); }
   const extents<Rank>& level_extents(int l) const { return lv_.at(static_cast<std::size_t>(l)).n; }
@@ -457,7 +459,7 @@ class multigrid_solver {
         L.p = view(tag + "p", lay);
         L.q = view(tag + "q", lay);
       }
-      if (opt_.smoother == mg_smoother::red_black_gauss_seidel && !(has_fused_kernels && fused_applies())) {
+      if (opt_.smoother == mg_smoother::red_black_gauss_seidel && !fused_) {
         View<T, Rank, HostSpace> m(tag + "mask_host", lay);
         const auto a = m.accessor();
         for (index_t i = 0; i < L.n.size(); ++i) {
@@ -530,8 +532,8 @@ class multigrid_solver {
   }
 
   // The backend's own kernels (tessera/cuda/multigrid_kernels.hpp: cuda::automatic), found
-  // by argument-dependent lookup on the policy, for a constant star with no periodic axis (a
-  // periodic ghost would hand the second colour a stale first-colour value): a red-black
+  // by argument-dependent lookup on the policy, used where fused_ says (the constructor
+  // decides): a red-black
   // step in one pass, the residual's norm without writing r, residual and restriction in
   // one pass, the prolongation, and the coarsest level's CG in one launch; none of them
   // reads a ghost (the walls are star_level's face rules), so no fill precedes them.
@@ -544,12 +546,6 @@ class multigrid_solver {
         prolong_correction_in(p, a, b, s, m);
         { coarse_cg_in(p, b, a, b, b, b, s, 1.0, 1, false) } -> std::same_as<bool>;
       };
-  bool fused_applies() const {
-    if (variable_) return false;
-    for (const auto& f : bc_.faces)
-      if (f.kind == boundary_kind::periodic) return false;
-    return true;
-  }
 
   /// Level l's operator and walls as the fused kernels take them (its current conditions:
   /// homogeneous below level 0, and on level 0 during an FMG pass or a preconditioning cycle).
@@ -575,7 +571,7 @@ class multigrid_solver {
   /// does not apply (the caller takes the two colour sweeps).
   bool fused_step(int l, T sor, int first_parity) {
     if constexpr (has_fused_kernels) {
-      if (!fused_applies()) return false;
+      if (!fused_) return false;
       auto& L = lv_[static_cast<std::size_t>(l)];
       const view_accessor<const T, Rank> u = L.u.accessor(), g = L.g.accessor();
       red_black_step_in(policy_, u, g, L.t.accessor(), fused_level(l), sor, first_parity);
@@ -590,7 +586,7 @@ class multigrid_solver {
   /// max |g_l - A u_l|: fused, or r_l = g_l - A u_l written and reduced.
   double residual_norm(int l) {
     if constexpr (has_fused_kernels) {
-      if (fused_applies()) {
+      if (fused_) {
         auto& L = lv_[static_cast<std::size_t>(l)];
         const view_accessor<const T, Rank> u = L.u.accessor(), g = L.g.accessor();
         return residual_max_in(policy_, u, g, fused_level(l));
@@ -604,7 +600,7 @@ class multigrid_solver {
     auto& L = lv_[static_cast<std::size_t>(l)];
     auto& C = lv_[static_cast<std::size_t>(l + 1)];
     if constexpr (has_fused_kernels) {
-      if (fused_applies() && !symmetric_) {  // the adjoint restriction reads r's ghosts
+      if (fused_ && !symmetric_) {  // the adjoint restriction reads r's ghosts
         const view_accessor<const T, Rank> u = L.u.accessor(), g = L.g.accessor();
         residual_restrict_in(policy_, u, g, C.g.accessor(), fused_level(l), L.down);
         return;
@@ -695,7 +691,7 @@ class multigrid_solver {
       // a small coarsest level in one launch below level 0 (level 0 alone is the whole
       // solve, which keeps the host's CG)
       const view_accessor<const T, Rank> g = L.g.accessor();
-      if (fused_applies() && l > 0 &&
+      if (fused_ && l > 0 &&
           coarse_cg_in(policy_, L.u.accessor(), g, L.r.accessor(), L.p.accessor(), L.q.accessor(), fused_level(l),
                        rtol, opt_.coarse_max_iterations, singular_))
         return;
@@ -728,7 +724,7 @@ class multigrid_solver {
     auto& L = lv_[static_cast<std::size_t>(l)];
     auto& C = lv_[static_cast<std::size_t>(l + 1)];
     if constexpr (has_fused_kernels) {
-      if (fused_applies()) {
+      if (fused_) {
         const view_accessor<const T, Rank> c = C.u.accessor();
         prolong_correction_in(policy_, c, L.u.accessor(), fused_level(l + 1, true), L.down);
         return;
@@ -826,6 +822,7 @@ class multigrid_solver {
   boundary_conditions<Rank> bc_;
   bool variable_ = false;
   bool singular_ = false;
+  bool fused_ = false;  // the levels run on the policy's own kernels (see has_fused_kernels)
   std::vector<level> lv_;
   std::vector<double> level_seconds_;
   view fmg_e_, fmg_r_;  // full_multigrid_pass's correction and residual
