@@ -57,8 +57,9 @@ TEST_CASE("cuda multigrid: bad input refused by name") {
 // The fused kernels of cuda::automatic (tessera/cuda/multigrid_kernels.hpp) against host
 // loops written here, with walls as face rules (core/star_level.hpp: beyond face f,
 // a[f] * the point beside it + b[f]) of every kind. u's ghosts hold NaN: the kernels read
-// none. Sizes cross the step kernel's tiles (30 x 14 columns in 3D, 254 in 2D) and its
-// chunks along axis 0 (at least 32 planes) at odd offsets; u has ghost 2 and out ghost 1
+// none. Sizes cross the step kernel's tiles (60 x 6 columns in 3D, 252 in 2D) and its
+// chunks along axis 0 (at least 32 planes) at odd offsets, with odd widths (a last pair of
+// columns half outside); u has ghost 2 and out ghost 1
 // (other strides); out starts poisoned, so a point the kernel missed shows, and its ghosts
 // must keep their sentinel.
 namespace {
@@ -107,6 +108,27 @@ void poison_ghosts(const ts::View<T, Rank, ts::HostSpace>& v, T value) {
   });
 }
 
+/// The host step, in place on a copy of u (a host view's mirror would share its memory).
+template <class T, int Rank>
+ts::View<T, Rank, ts::HostSpace> host_red_black_step(const ts::View<T, Rank, ts::HostSpace>& u_h,
+                                                     const ts::View<T, Rank, ts::HostSpace>& g_h,
+                                                     const ts::star_level<T, Rank>& s, T weight, int first) {
+  ts::View<T, Rank, ts::HostSpace> ref("ref", u_h.layout());
+  ts::deep_copy(ref, u_h);
+  for (const int colour : {first, 1 - first})
+    for_each_point<Rank>(u_h.extents(), 0, [&](auto... i) {
+      const ts::array<ts::index_t, Rank> c{{static_cast<ts::index_t>(i)...}};
+      ts::index_t parity = 0;
+      for (int d = 0; d < Rank; ++d) parity += c[d];
+      if (parity % 2 != colour) return;
+      T off = 0;
+      for (int d = 0; d < Rank; ++d) off += s.w[d] * (neighbour(ref, s, c, d, 1) + neighbour(ref, s, c, d, -1));
+      const T old = ref(i...);
+      ref(i...) = old + weight * ((g_h(i...) + off) / s.diag - old);
+    });
+  return ref;
+}
+
 template <class T, int Rank>
 void check_red_black_step_kernel(const ts::extents<Rank>& n, int first, std::uint64_t seed) {
   CAPTURE(n.to_string());
@@ -124,20 +146,7 @@ void check_red_black_step_kernel(const ts::extents<Rank>& n, int first, std::uin
   auto u = on_space<T, Rank, ts::CudaSpace>(u_h, "u_d");
   auto g = on_space<T, Rank, ts::CudaSpace>(g_h, "g_d");
   auto out = on_space<T, Rank, ts::CudaSpace>(out_h, "out_d");
-  // the host step, in place on a copy of u (a host view's mirror would share its memory)
-  ts::View<T, Rank, ts::HostSpace> ref("ref", u_h.layout());
-  ts::deep_copy(ref, u_h);
-  for (const int colour : {first, 1 - first})
-    for_each_point<Rank>(n, 0, [&](auto... i) {
-      const ts::array<ts::index_t, Rank> c{{static_cast<ts::index_t>(i)...}};
-      ts::index_t parity = 0;
-      for (int d = 0; d < Rank; ++d) parity += c[d];
-      if (parity % 2 != colour) return;
-      T off = 0;
-      for (int d = 0; d < Rank; ++d) off += s.w[d] * (neighbour(ref, s, c, d, 1) + neighbour(ref, s, c, d, -1));
-      const T old = ref(i...);
-      ref(i...) = old + weight * ((g_h(i...) + off) / s.diag - old);
-    });
+  const auto ref = host_red_black_step(u_h, g_h, s, weight, first);
   const ts::view_accessor<const T, Rank> ua = u.accessor(), ga = g.accessor();
   ts::cuda::red_black_step_device<T, Rank>(ua, ga, out.accessor(), s, weight, first);
   ts::cuda::synchronize();
@@ -160,6 +169,86 @@ void check_red_black_step_kernel(const ts::extents<Rank>& n, int first, std::uin
   CHECK(bad_ghosts == 0);
   // the host step moved the points (a kernel that copied u would fail above)
   CHECK(max_diff(ref, u_h) > 0.01);
+  // the step that also measures its input's residual: the same output, and max |g - A' u|
+  double want_norm = 0;
+  for_each_point<Rank>(n, 0, [&](auto... i) {
+    const ts::array<ts::index_t, Rank> c{{static_cast<ts::index_t>(i)...}};
+    want_norm = std::max(want_norm, std::fabs(double(g_h(i...) - host_star(u_h, s, c))));
+  });
+  auto out2 = on_space<T, Rank, ts::CudaSpace>(out_h, "out2_d");
+  const double got_norm = ts::cuda::red_black_step_residual_device<T, Rank>(ua, ga, out2.accessor(), s, weight, first);
+  CHECK(want_norm > 0.1);
+  CHECK(std::fabs(got_norm - want_norm) <= (sizeof(T) == 4 ? 1e-5 : 1e-13) * want_norm);
+  CHECK(max_diff(ts::create_mirror_copy(out2), got) == 0);
+}
+
+/// The step on windows whose pairs of columns do not start on 16 bytes (each view's
+/// interior shifted one point along x, as a sub-box of a larger grid is): the kernel takes
+/// its scalar path and must give the same answer. The column before each window is poisoned
+/// (NaN in u and g) and must stay unwritten (NaN in out).
+template <class T, int Rank>
+void check_red_black_step_unaligned(const ts::extents<Rank>& n, int first, std::uint64_t seed) {
+  CAPTURE(n.to_string());
+  CAPTURE(first);
+  constexpr int X = Rank - 1;
+  ts::View<T, Rank, ts::HostSpace> u_h("u", n, 1), g_h("g", n, 1);
+  fill_random(u_h, seed);
+  fill_random(g_h, seed + 1);
+  const auto s = test_level<T, Rank>();
+  const T weight = T(0.9);
+  const auto ref = host_red_black_step(u_h, g_h, s, weight, first);
+  ts::extents<Rank> big = n;
+  big[X] += 1;
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  ts::View<T, Rank, ts::HostSpace> ub_h("u_big", big, 1), gb_h("g_big", big, 1), ob_h("out_big", big, 1);
+  for (auto* v : {&ub_h, &gb_h, &ob_h})
+    for_each_point<Rank>(big, 1, [&](auto... i) { (*v)(i...) = nan; });
+  for_each_point<Rank>(n, 0, [&](auto... i) {
+    ts::array<ts::index_t, Rank> c{{static_cast<ts::index_t>(i)...}};
+    const T uv = u_h(i...), gv = g_h(i...);
+    c[X] += 1;
+    at_point(ub_h, c) = uv;
+    at_point(gb_h, c) = gv;
+  });
+  auto ub = on_space<T, Rank, ts::CudaSpace>(ub_h, "u_big_d");
+  auto gb = on_space<T, Rank, ts::CudaSpace>(gb_h, "g_big_d");
+  auto ob = on_space<T, Rank, ts::CudaSpace>(ob_h, "out_big_d");
+  const auto window = [&](auto acc) {
+    acc.origin += acc.stride[X];
+    acc.n[X] -= 1;
+    return acc;
+  };
+  const ts::view_accessor<const T, Rank> ua = window(ub.accessor()), ga = window(gb.accessor());
+  ts::cuda::red_black_step_device<T, Rank>(ua, ga, window(ob.accessor()), s, weight, first);
+  ts::cuda::synchronize();
+  const auto got = ts::create_mirror_copy(ob);
+  const double tol = sizeof(T) == 4 ? 2e-6 : 1e-14;
+  double worst = 0;
+  long long written_outside = 0;
+  for_each_point<Rank>(big, 0, [&](auto... i) {
+    ts::array<ts::index_t, Rank> c{{static_cast<ts::index_t>(i)...}};
+    const T v = at_point(got, c);
+    if (c[X] == 0) {
+      written_outside += !std::isnan(v);
+      return;
+    }
+    c[X] -= 1;
+    const double e = std::fabs(double(v) - double(at_point(ref, c)));
+    worst = std::isnan(e) ? INFINITY : std::max(worst, e);
+  });
+  CHECK(worst <= tol);
+  CHECK(written_outside == 0);
+  CHECK(max_diff(ref, u_h) > 0.01);
+  // a NaN in u's interior reaches the measured norm
+  at_point(ub_h, [&] {
+    ts::array<ts::index_t, Rank> c{};
+    for (int d = 0; d < Rank; ++d) c[d] = n[d] / 2;
+    c[X] += 1;
+    return c;
+  }()) = nan;
+  auto ub2 = on_space<T, Rank, ts::CudaSpace>(ub_h, "u_nan_d");
+  const ts::view_accessor<const T, Rank> ua2 = window(ub2.accessor());
+  CHECK(std::isnan(ts::cuda::red_black_step_residual_device<T, Rank>(ua2, ga, window(ob.accessor()), s, weight, first)));
 }
 
 /// residual_max, residual_restrict (every coarsening mode), prolong_correction and the
@@ -270,9 +359,13 @@ TEST_CASE("cuda multigrid: the fused red-black step equals the in-place step, ac
     check_red_black_step_kernel<double, 3>({70, 45, 37}, first, 11);
     check_red_black_step_kernel<float, 3>({33, 16, 61}, first, 12);
     check_red_black_step_kernel<double, 3>({1, 3, 2}, first, 13);
+    check_red_black_step_kernel<double, 3>({40, 13, 131}, first, 17);
     check_red_black_step_kernel<double, 2>({300, 517}, first, 14);
     check_red_black_step_kernel<float, 2>({65, 255}, first, 15);
     check_red_black_step_kernel<double, 2>({2, 1}, first, 16);
+    check_red_black_step_unaligned<double, 3>({35, 14, 121}, first, 18);
+    check_red_black_step_unaligned<float, 3>({9, 7, 62}, first, 19);
+    check_red_black_step_unaligned<double, 2>({70, 505}, first, 20);
   }
 }
 

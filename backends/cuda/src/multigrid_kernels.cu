@@ -1,6 +1,7 @@
 // Multigrid's fused red-black step and residual norm on the device (multigrid_kernels.hpp
 // says what they compute and why they exist).
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "tessera/core/errors.hpp"
@@ -13,86 +14,170 @@ namespace tessera::cuda {
 namespace {
 
 // The red-black step's block: BX threads along the contiguous axis (Rank - 1) and, in 3D,
-// BY along axis 1; each thread owns one column along axis 0. The outer ring of threads only
-// computes first-colour values for its neighbours, so a block writes (BX - 2) x (BY - 2)
-// columns: 32 x 16 in 3D (0.82 of the threads write), 256 in 2D.
-template <int Rank>
-struct step_block {
-  static constexpr int x = Rank == 3 ? 32 : 256;
-  static constexpr int y = Rank == 3 ? 16 : 1;
+// BY along axis 1. Each thread owns two adjacent columns along axis 0, an even one (a) and
+// the odd one after it (b): on every plane one of them takes the first colour and the other
+// the second, so a warp never splits between colours, and with rows on 16-byte boundaries
+// (views from extents) a pair is one vector load or store. The outer ring of threads only
+// computes first-colour values for its neighbours (of the ring pairs in x, one column each),
+// so a block writes 2 (BX - 2) x (BY - 2) columns: 60 x 6 in 3D, 252 in 2D.
+// With one thread a column, a plane's index arithmetic, branches and warps split between
+// the colours took longer than the memory did to deliver it; pairs halve that work per
+// point. MinBlocks gives the registers the pipelines need without spilling (3D: 2 planes of
+// u in flight), Ahead the planes of u loaded ahead of use.
+template <class T>
+struct pair_of;
+template <>
+struct pair_of<double> {
+  using type = double2;
+};
+template <>
+struct pair_of<float> {
+  using type = float2;
 };
 
-template <class T, int Rank, int BX, int BY>
-__global__ void __launch_bounds__(BX * BY, 1024 / (BX * BY))
+template <int Rank>
+struct step_block {
+  static constexpr int x = Rank == 3 ? 32 : 128;
+  static constexpr int y = Rank == 3 ? 8 : 1;
+  static constexpr int min_blocks = Rank == 3 ? 3 : 8;
+  static constexpr int ahead = Rank == 3 ? 2 : 1;
+  static constexpr int columns_x = 2 * (x - 2), columns_y = Rank == 3 ? y - 2 : 1;  // written a block
+};
+
+// With Measure, the step also takes max |g - A' u| of its input u (atomically into *norm,
+// as residual_max_kernel does): each thread on the planes its block writes, both columns,
+// from the pairs it holds anyway, so the norm a solver checks after every cycle costs no
+// pass of its own over u and g.
+template <class T, int Rank, int BX, int BY, int MinBlocks, int Ahead, bool Measure>
+__global__ void __launch_bounds__(BX * BY, MinBlocks)
     red_black_step_kernel(view_accessor<const T, Rank> u, view_accessor<const T, Rank> g, view_accessor<T, Rank> out,
-                          star_level<T, Rank> op, T weight, int first, index_t chunk) {
+                          star_level<T, Rank> op, T weight, int first, index_t chunk, bool pairs_aligned,
+                          double* norm) {
+  static_assert(Ahead == 1 || Ahead == 2);
+  using P = typename pair_of<T>::type;
   constexpr int X = Rank - 1;  // the contiguous axis; axis 1 is y in 3D
-  // plane k's values after the first colour's update, three planes in turn: one
-  // __syncthreads a plane orders a plane's writes before its reads and its reads before
-  // the slot is written again two planes later
-  __shared__ T plane[3][BY][BX];
+  // plane k's pairs after the first colour's update, three planes in turn (a plane's slot is
+  // written again three planes later, after every thread has read it: one __syncthreads a
+  // plane orders both); u's pairs of plane k, two in turn, for the first colour's lateral reads
+  __shared__ P first_done[3][BY][BX];
+  __shared__ P u_plane[2][BY][BX];
   const int tx = threadIdx.x, ty = Rank == 3 ? threadIdx.y : 0;
   const index_t n0 = u.n[0], ny = Rank == 3 ? u.n[1] : 1, nx = u.n[X];
-  const index_t cx = static_cast<index_t>(blockIdx.x) * (BX - 2) + tx - 1;
+  const index_t xa = static_cast<index_t>(blockIdx.x) * (2 * BX - 4) - 2 + 2 * tx, xb = xa + 1;  // xa is even
   const index_t cy = Rank == 3 ? static_cast<index_t>(blockIdx.y) * (BY - 2) + ty - 1 : 0;
   const index_t k0 = static_cast<index_t>(Rank == 3 ? blockIdx.z : blockIdx.y) * chunk;
   const index_t k1 = k0 + chunk < n0 ? k0 + chunk : n0;
-  // the column lies in the interior; the block writes it (the outer ring of threads does not)
-  const bool interior = cx >= 0 && cx < nx && (Rank == 2 || (cy >= 0 && cy < ny));
-  const bool writes = interior && tx > 0 && tx < BX - 1 && (Rank == 2 || (ty > 0 && ty < BY - 1));
+  const bool row = Rank == 2 || (cy >= 0 && cy < ny);
+  const bool va = row && xa >= 0 && xa < nx, vb = row && xb >= 0 && xb < nx;
+  const bool vector = va && vb && pairs_aligned;
+  const bool writes = (va || vb) && tx > 0 && tx < BX - 1 && (Rank == 2 || (ty > 0 && ty < BY - 1));
   const index_t us = u.stride[0], gs = g.stride[0], os = out.stride[0];
-  const index_t ux = u.stride[X], uy = Rank == 3 ? u.stride[1] : 0;
-  const T* ucol = u.origin + cx * ux + cy * uy;
-  const T* gcol = g.origin + cx * g.stride[X] + (Rank == 3 ? cy * g.stride[1] : 0);
-  T* ocol = out.origin + cx * out.stride[X] + (Rank == 3 ? cy * out.stride[1] : 0);
-  const int parity0 = static_cast<int>((cx + cy) & 1);  // the column's parity at k = 0
+  const index_t ux = u.stride[X], gx = g.stride[X], ox = out.stride[X], uy = Rank == 3 ? u.stride[1] : 0;
+  const T* ucol = u.origin + xa * ux + cy * uy;
+  const T* gcol = g.origin + xa * gx + (Rank == 3 ? cy * g.stride[1] : 0);
+  T* ocol = out.origin + xa * ox + (Rank == 3 ? cy * out.stride[1] : 0);
   // beyond a face, the wall's rule on the point beside it
   const auto beyond = [&](int face, T own) { return op.a[face] * own + op.b[face]; };
-  // u on planes k - 1, k, k + 1 (interior planes only); the first colour's values on
-  // k - 2, k - 1, k; g on k - 1, k
-  // u and g are loaded two planes before they are needed (u(k + 2), u(k + 3) in un, un2;
-  // g(k + 1), g(k + 2) in gn, gn2): a plane's step is short, and a load issued only one
-  // step ahead had often not arrived when the step needed it
-  const auto load_u = [&](index_t k) { return interior && k >= 0 && k < n0 ? ucol[k * us] : T(0); };
-  const auto load_g = [&](index_t k) { return interior && k >= 0 && k < n0 ? gcol[k * gs] : T(0); };
-  T um = load_u(k0 - 2), uc = load_u(k0 - 1), up = 0, un = load_u(k0), un2 = load_u(k0 + 1);
-  T qmm = 0, qm = 0, gm = 0, gc = 0, gn = load_g(k0 - 1), gn2 = load_g(k0);
+  // a pair on plane k (zero where the column or plane lies outside the interior: never read)
+  const auto load = [&](const T* col, index_t plane_stride, index_t stride_x, index_t k) -> P {
+    if (k < 0 || k >= n0) return P{0, 0};
+    const T* p = col + k * plane_stride;
+    if (vector) return *reinterpret_cast<const P*>(p);
+    return P{va ? p[0] : T(0), vb ? p[stride_x] : T(0)};
+  };
+  // u on planes k - 1, k, k + 1 and Ahead planes beyond (loaded before they are needed: a
+  // plane's step is short, and a load issued just before use stalls it); g on k - 1, k, k + 1;
+  // the first colour's values on k - 2, k - 1, k
+  P um = load(ucol, us, ux, k0 - 2), uc = load(ucol, us, ux, k0 - 1), up{0, 0}, un = load(ucol, us, ux, k0);
+  P un2 = Ahead == 2 ? load(ucol, us, ux, k0 + 1) : P{0, 0};
+  P gm{0, 0}, gc{0, 0}, gn = load(gcol, gs, gx, k0 - 1);
+  P qmm{0, 0}, qm{0, 0};
   const T inv_diag = T(1) / op.diag;
+  const int txl = tx > 0 ? tx - 1 : tx, txr = tx < BX - 1 ? tx + 1 : tx;  // the ring's unused reads stay inside
+  u_plane[(k0 - 1) & 1][ty][tx] = uc;
+  __syncthreads();
   int slot = 0;
+  double worst = 0;  // Measure: max |g - A' u| over this thread's points
   for (index_t k = k0 - 1; k <= k1; ++k) {
     up = un;
-    un = un2;
-    un2 = load_u(k + 3);
+    if constexpr (Ahead == 2) {
+      un = un2;
+      un2 = load(ucol, us, ux, k + 3);
+    } else {
+      un = load(ucol, us, ux, k + 2);
+    }
     gc = gn;
-    gn = gn2;
-    gn2 = load_g(k + 2);
-    T q = uc;  // the second colour keeps u; outside the interior q is never read
-    if (interior && k >= 0 && k < n0) {
-      if (((static_cast<int>(k & 1) + parity0) & 1) == first) {
-        const T* p = ucol + k * us;
-        T off = op.w[0] * ((k > 0 ? um : beyond(0, uc)) + (k < n0 - 1 ? up : beyond(1, uc)));
-        if constexpr (Rank == 3)
-          off += op.w[1] * ((cy > 0 ? p[-uy] : beyond(2, uc)) + (cy < ny - 1 ? p[uy] : beyond(3, uc)));
-        off += op.w[X] * ((cx > 0 ? p[-ux] : beyond(2 * X, uc)) + (cx < nx - 1 ? p[ux] : beyond(2 * X + 1, uc)));
-        q = uc + weight * ((gc + off) * inv_diag - uc);
+    gn = load(gcol, gs, gx, k + 1);
+    P q = uc;  // the second colour keeps u
+    if ((va || vb) && k >= 0 && k < n0) {
+      const bool fa = ((cy + k) & 1) == first;  // column a takes the first colour on plane k
+      const bool valid = fa ? va : vb;
+      const int s = static_cast<int>(k & 1);
+      const T own = fa ? uc.x : uc.y;
+      const index_t xf = fa ? xa : xb;
+      T off = op.w[0] * ((k > 0 ? (fa ? um.x : um.y) : beyond(0, own)) + (k < n0 - 1 ? (fa ? up.x : up.y) : beyond(1, own)));
+      if constexpr (Rank == 3) {
+        // the ring rows' outer neighbours lie in the next block's tile: read from memory
+        const T* p = ucol + k * us + (fa ? 0 : ux);
+        const T down = ty > 0 ? (fa ? u_plane[s][ty - 1][tx].x : u_plane[s][ty - 1][tx].y)
+                              : (valid && cy > 0 ? p[-uy] : T(0));
+        const T upper = ty < BY - 1 ? (fa ? u_plane[s][ty + 1][tx].x : u_plane[s][ty + 1][tx].y)
+                                    : (valid && cy < ny - 1 ? p[uy] : T(0));
+        off += op.w[1] * ((cy > 0 ? down : beyond(2, own)) + (cy < ny - 1 ? upper : beyond(3, own)));
+      }
+      const T left = fa ? u_plane[s][ty][txl].y : uc.x, right = fa ? uc.y : u_plane[s][ty][txr].x;
+      off += op.w[X] * ((xf > 0 ? left : beyond(2 * X, own)) + (xf < nx - 1 ? right : beyond(2 * X + 1, own)));
+      const T updated = own + weight * (((fa ? gc.x : gc.y) + off) * inv_diag - own);
+      if (fa) q.x = updated;
+      else q.y = updated;
+      if constexpr (Measure) {
+        if (writes && k >= k0 && k < k1) {
+          // both columns' residuals from u's pairs (a writing thread's lateral neighbours are
+          // all in the block)
+          const P* here = &u_plane[s][ty][tx];
+          const auto residual = [&](bool col_a) {
+            const T v = col_a ? uc.x : uc.y;
+            const index_t xc = col_a ? xa : xb;
+            T o = op.w[0] * ((k > 0 ? (col_a ? um.x : um.y) : beyond(0, v)) +
+                             (k < n0 - 1 ? (col_a ? up.x : up.y) : beyond(1, v)));
+            if constexpr (Rank == 3)
+              o += op.w[1] * ((cy > 0 ? (col_a ? here[-BX].x : here[-BX].y) : beyond(2, v)) +
+                              (cy < ny - 1 ? (col_a ? here[BX].x : here[BX].y) : beyond(3, v)));
+            const T l = col_a ? here[-1].y : uc.x, r = col_a ? uc.y : here[1].x;
+            o += op.w[X] * ((xc > 0 ? l : beyond(2 * X, v)) + (xc < nx - 1 ? r : beyond(2 * X + 1, v)));
+            return fabs(static_cast<double>((col_a ? gc.x : gc.y) + o - op.diag * v));
+          };
+          if (va) worst = max_keeping_nan(worst, residual(true));
+          if (vb) worst = max_keeping_nan(worst, residual(false));
+        }
       }
     }
-    plane[slot][ty][tx] = q;
+    first_done[slot][ty][tx] = q;
+    u_plane[(k + 1) & 1][ty][tx] = up;
     __syncthreads();
     const index_t kb = k - 1;  // the second colour's plane
     if (writes && kb >= k0) {
-      T v = qm;
-      if (((static_cast<int>(kb & 1) + parity0) & 1) != first) {
-        const int s = slot == 0 ? 2 : slot - 1;
-        T off = op.w[0] * ((kb > 0 ? qmm : beyond(0, um)) + (kb < n0 - 1 ? q : beyond(1, um)));
-        if constexpr (Rank == 3)
-          off += op.w[1] * ((cy > 0 ? plane[s][ty - 1][tx] : beyond(2, um)) +
-                            (cy < ny - 1 ? plane[s][ty + 1][tx] : beyond(3, um)));
-        off += op.w[X] * ((cx > 0 ? plane[s][ty][tx - 1] : beyond(2 * X, um)) +
-                          (cx < nx - 1 ? plane[s][ty][tx + 1] : beyond(2 * X + 1, um)));
-        v = um + weight * ((gm + off) * inv_diag - um);
+      const bool sa = ((cy + kb) & 1) != first;  // column a takes the second colour on plane kb
+      const int s = slot == 0 ? 2 : slot - 1;
+      const T own = sa ? um.x : um.y;
+      const index_t xs = sa ? xa : xb;
+      T off = op.w[0] * ((kb > 0 ? (sa ? qmm.x : qmm.y) : beyond(0, own)) + (kb < n0 - 1 ? (sa ? q.x : q.y) : beyond(1, own)));
+      if constexpr (Rank == 3)
+        off += op.w[1] * ((cy > 0 ? (sa ? first_done[s][ty - 1][tx].x : first_done[s][ty - 1][tx].y) : beyond(2, own)) +
+                          (cy < ny - 1 ? (sa ? first_done[s][ty + 1][tx].x : first_done[s][ty + 1][tx].y) : beyond(3, own)));
+      const T left = sa ? first_done[s][ty][tx - 1].y : qm.x, right = sa ? qm.y : first_done[s][ty][tx + 1].x;
+      off += op.w[X] * ((xs > 0 ? left : beyond(2 * X, own)) + (xs < nx - 1 ? right : beyond(2 * X + 1, own)));
+      const T updated = own + weight * (((sa ? gm.x : gm.y) + off) * inv_diag - own);
+      P result = qm;
+      if (sa) result.x = updated;
+      else result.y = updated;
+      T* po = ocol + kb * os;
+      if (vector) {
+        *reinterpret_cast<P*>(po) = result;
+      } else {
+        if (va) po[0] = result.x;
+        if (vb) po[ox] = result.y;
       }
-      ocol[kb * os] = v;
     }
     qmm = qm;
     qm = q;
@@ -100,6 +185,12 @@ __global__ void __launch_bounds__(BX * BY, 1024 / (BX * BY))
     uc = up;
     gm = gc;
     slot = slot == 2 ? 0 : slot + 1;
+  }
+  if constexpr (Measure) {
+    for (int s = 16; s > 0; s >>= 1) worst = max_keeping_nan(worst, __shfl_down_sync(0xffffffffu, worst, s));
+    // non-negative doubles order like their bit patterns, +NaN above +inf
+    if ((ty * BX + tx) % 32 == 0)
+      atomicMax(reinterpret_cast<unsigned long long*>(norm), static_cast<unsigned long long>(__double_as_longlong(worst)));
   }
 }
 
@@ -385,20 +476,33 @@ bool empty(const array<index_t, Rank>& n) {
 }  // namespace
 
 namespace {
-template <class T, int Rank, int BX, int BY>
+/// Whether every pair (an even column and the next, rows and planes included) of each view
+/// starts on the pair's size: then a pair is one vector access.
+template <class T, int Rank>
+bool pairs_aligned(const view_accessor<const T, Rank>& v) {
+  if (v.stride[Rank - 1] != 1) return false;
+  for (int d = 0; d < Rank - 1; ++d)
+    if (v.stride[d] % 2 != 0) return false;
+  return reinterpret_cast<std::uintptr_t>(v.origin) % (2 * sizeof(T)) == 0;
+}
+}  // namespace
+
+namespace {
+template <bool Measure, class T, int Rank>
 void launch_red_black_step(const view_accessor<const T, Rank>& u, const view_accessor<const T, Rank>& g,
                            const view_accessor<T, Rank>& out, const star_level<T, Rank>& op, T weight,
-                           int first_parity) {
+                           int first_parity, double* norm) {
+  using B = step_block<Rank>;
   if (empty<Rank>(u.n)) return;
   const auto& lim = current_device_limits();
   const index_t n0 = u.n[0];
-  const index_t tiles_x = (u.n[Rank - 1] + BX - 3) / (BX - 2);
-  const index_t tiles_y = Rank == 3 ? (u.n[1] + BY - 3) / (BY - 2) : 1;
+  const index_t tiles_x = (u.n[Rank - 1] + B::columns_x - 1) / B::columns_x;
+  const index_t tiles_y = Rank == 3 ? (u.n[1] + B::columns_y - 1) / B::columns_y : 1;
   // Chunks along axis 0: on large grids, blocks for about eight waves in chunks of at least
   // 32 planes (each chunk rereads two planes of u and recomputes one of the first colour);
   // on small ones (coarse levels), chunks down to 4 planes, so that two waves of blocks
   // share the marching (a coarse level marched by a handful of blocks is latency-bound).
-  const index_t resident = static_cast<index_t>(lim.multiprocessors) * (2048 / (BX * BY));
+  const index_t resident = static_cast<index_t>(lim.multiprocessors) * B::min_blocks;
   const index_t tiles = tiles_x * tiles_y;
   const index_t wanted = (8 * resident + tiles - 1) / tiles;
   index_t chunk = (n0 + wanted - 1) / wanted;
@@ -412,10 +516,13 @@ void launch_red_black_step(const view_accessor<const T, Rank>& u, const view_acc
   if (tiles_y > lim.max_grid_dim[1] || chunks > lim.max_grid_dim[Rank == 3 ? 2 : 1] || tiles_x > lim.max_grid_dim[0])
     throw invalid_argument_error(std::string("tessera: multigrid red-black step: view '") + u.label +
                                  "' is too large for one launch's grid");
-  const dim3 block(BX, BY, 1);
+  const view_accessor<const T, Rank> out_read = out;
+  const bool aligned = pairs_aligned(u) && pairs_aligned(g) && pairs_aligned(out_read);
+  const dim3 block(B::x, B::y, 1);
   const dim3 grid(static_cast<unsigned>(tiles_x), static_cast<unsigned>(Rank == 3 ? tiles_y : chunks),
                   static_cast<unsigned>(Rank == 3 ? chunks : 1));
-  red_black_step_kernel<T, Rank, BX, BY><<<grid, block>>>(u, g, out, op, weight, first_parity & 1, chunk);
+  red_black_step_kernel<T, Rank, B::x, B::y, B::min_blocks, B::ahead, Measure>
+      <<<grid, block>>>(u, g, out, op, weight, first_parity & 1, chunk, aligned, norm);
   detail::check_launch("red_black_step_kernel (view '" + std::string(u.label) + "')", "multigrid red-black step");
 }
 }  // namespace
@@ -425,7 +532,22 @@ void red_black_step_device(const view_accessor<const T, Rank>& u, const view_acc
                            const view_accessor<T, Rank>& out, const star_level<T, Rank>& op, T weight,
                            int first_parity) {
   static_assert(Rank == 2 || Rank == 3);
-  launch_red_black_step<T, Rank, step_block<Rank>::x, step_block<Rank>::y>(u, g, out, op, weight, first_parity);
+  launch_red_black_step<false>(u, g, out, op, weight, first_parity, nullptr);
+}
+
+template <class T, int Rank>
+double red_black_step_residual_device(const view_accessor<const T, Rank>& u, const view_accessor<const T, Rank>& g,
+                                      const view_accessor<T, Rank>& out, const star_level<T, Rank>& op, T weight,
+                                      int first_parity) {
+  static_assert(Rank == 2 || Rank == 3);
+  if (empty<Rank>(u.n)) return 0;
+  double* slot = detail::result_slot();
+  TESSERA_CUDA_CHECK(cudaMemsetAsync(slot, 0, sizeof(double)), "multigrid red-black step with the residual norm");
+  launch_red_black_step<true>(u, g, out, op, weight, first_parity, slot);
+  double result = 0;
+  TESSERA_CUDA_CHECK(cudaMemcpy(&result, slot, sizeof(double), cudaMemcpyDeviceToHost),
+                     "multigrid red-black step with the residual norm");
+  return result;
 }
 
 template <class T, int Rank>
@@ -490,6 +612,9 @@ void coarse_cg_device(const view_accessor<T, Rank>& u, const view_accessor<const
 #define TESSERA_MG_KERNELS_INSTANTIATE(T, R)                                                                         \
   template void red_black_step_device<T, R>(const view_accessor<const T, R>&, const view_accessor<const T, R>&,     \
                                             const view_accessor<T, R>&, const star_level<T, R>&, T, int);            \
+  template double red_black_step_residual_device<T, R>(const view_accessor<const T, R>&,                         \
+                                                       const view_accessor<const T, R>&, const view_accessor<T, R>&, \
+                                                       const star_level<T, R>&, T, int);                             \
   template double residual_max_device<T, R>(const view_accessor<const T, R>&, const view_accessor<const T, R>&,     \
                                             const star_level<T, R>&);                                               \
   template void residual_restrict_device<T, R>(const view_accessor<const T, R>&, const view_accessor<const T, R>&,  \

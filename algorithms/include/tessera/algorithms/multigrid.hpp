@@ -227,13 +227,15 @@ class multigrid_solver {
       remove_mean(L0.g, L0, mean);
     }
     level_seconds_.assign(lv_.size(), 0.0);
-    double r = residual_norm(0);
+    step_pending_ = false;
+    double r = cycle_norm(opt_.max_cycles > 0 && !opt_.full_multigrid);
     res.residuals.push_back(r);
     res.reference = std::max(res.rhs_max, r);
     const double target = opt_.tol * res.reference;
     if (opt_.full_multigrid && !(r <= target) && std::isfinite(r)) {
+      step_pending_ = false;  // the pass starts from zero
       full_multigrid_pass();
-      r = residual_norm(0);
+      r = cycle_norm(opt_.max_cycles > 0);
       res.full_multigrid = true;
       res.fmg_residual = r;
     }
@@ -242,12 +244,13 @@ class multigrid_solver {
       cycle(0, opt_.cycle);
       ++res.cycles;
       const double before = res.residuals.back();
-      r = residual_norm(0);
+      r = cycle_norm(res.cycles < opt_.max_cycles);
       res.residuals.push_back(r);
       if (opt_.progress) opt_.progress(res.cycles, r);
       slow = r > 0.8 * before ? slow + 1 : 0;
       if (slow >= 2 && !(r <= target)) break;
     }
+    step_pending_ = false;  // a step taken with the last norm is dropped: u is the answer
     if (singular_) {  // the solution of mean zero
       const double mean = dot(L0.u, L0.ones) / static_cast<double>(L0.n.size());
       remove_mean(L0.u, L0, mean);
@@ -285,6 +288,7 @@ class multigrid_solver {
   /// the finest level's extents, z's ghost width >= 1, z not r.
   void precondition(const view& r, const view& z) {
     auto& L0 = lv_[0];
+    step_pending_ = false;  // (a solve that threw may have left one)
     L0.u = z;
     if (!(L0.t.layout() == z.layout())) L0.t = view("mg_t0", z.layout());
     apply(policy_, multigrid_detail::combine_sweep<T>{T(1), T(0), T(0)}, inputs(r, r), L0.g);
@@ -541,6 +545,7 @@ class multigrid_solver {
       requires(const Policy& p, view_accessor<const T, Rank> a, view_accessor<T, Rank> b, star_level<T, Rank> s,
                coarsening_modes<Rank> m) {
         red_black_step_in(p, a, a, b, s, T(), 0);
+        { red_black_step_residual_in(p, a, a, b, s, T(), 0) } -> std::convertible_to<double>;
         { residual_max_in(p, a, a, s) } -> std::convertible_to<double>;
         residual_restrict_in(p, a, a, b, s, m);
         prolong_correction_in(p, a, b, s, m);
@@ -595,6 +600,28 @@ class multigrid_solver {
     return residual(l, true);
   }
 
+  /// The residual norm solve() checks before each cycle. Where a cycle may follow
+  /// (cycle_may_follow) and it starts with a fused red-black step on level 0, that step takes
+  /// the norm of its input on the way (no pass of its own over u and g): its output waits in
+  /// t (step_pending_) for the cycle's first smoothing step, and a solve that stops on the
+  /// norm drops it, keeping u. Where no cycle can follow, the norm alone costs less.
+  double cycle_norm(bool cycle_may_follow) {
+    if constexpr (has_fused_kernels) {
+      if (cycle_may_follow && fused_ && !symmetric_ && opt_.smoother == mg_smoother::red_black_gauss_seidel && opt_.pre_smooth > 0 &&
+          levels() > 1) {
+        auto& L = lv_[0];
+        const view_accessor<const T, Rank> u = L.u.accessor(), g = L.g.accessor();
+        double r = 0;
+        timed(0, [&] {  // level 0's step (the norm is not timed elsewhere either)
+          r = red_black_step_residual_in(policy_, u, g, L.t.accessor(), fused_level(0), gauss_seidel_weight(), 0);
+        });
+        step_pending_ = true;
+        return r;
+      }
+    }
+    return residual_norm(0);
+  }
+
   /// g_{l+1} = R (g_l - A u_l): fused, or through r_l.
   void restrict_residual(int l) {
     auto& L = lv_[static_cast<std::size_t>(l)];
@@ -621,6 +648,13 @@ class multigrid_solver {
     apply(policy_, multigrid_detail::combine_sweep<T>{T(0), T(0), T(0)}, inputs(L.g, L.g), L.u);
   }
 
+  T gauss_seidel_weight() const {
+    return static_cast<T>(opt_.gauss_seidel_weight > 0 ? opt_.gauss_seidel_weight
+                          : Rank == 3                  ? 1.2
+                          : Rank == 2                  ? 1.15
+                                                       : 1.0);
+  }
+
   /// `steps` smoothing steps on level l. As a solver, red-black takes red first before and
   /// after the coarse correction (the reverse order after it converges more slowly per
   /// cycle). As cg's preconditioner the cycle must be symmetric, so the smoothing after the
@@ -635,9 +669,14 @@ class multigrid_solver {
     // Chebyshev on [lmax / 8, lmax] of D^-1 A, lmax = 2: theta the centre, delta the half width
     const double lmax = 2.0, lmin = lmax / 8, theta = (lmax + lmin) / 2, delta = (lmax - lmin) / 2, s1 = theta / delta;
     double rho_old = 1 / s1;
-    const T sor = static_cast<T>(opt_.gauss_seidel_weight > 0 ? opt_.gauss_seidel_weight : (Rank == 3 ? 1.2 : Rank == 2 ? 1.15 : 1.0));
+    const T sor = gauss_seidel_weight();
     for (int s = 0; s < steps; ++s) {
       if (opt_.smoother == mg_smoother::red_black_gauss_seidel) {
+        if (l == 0 && s == 0 && step_pending_) {  // the step cycle_norm took
+          std::swap(L.u, L.t);
+          step_pending_ = false;
+          continue;
+        }
         const bool reverse = after && symmetric_;
         if (fused_step(l, sor, reverse ? 1 : 0)) continue;
         for (const T colour : {reverse ? T(0) : T(1), reverse ? T(1) : T(0)}) {
@@ -823,6 +862,7 @@ class multigrid_solver {
   bool variable_ = false;
   bool singular_ = false;
   bool fused_ = false;  // the levels run on the policy's own kernels (see has_fused_kernels)
+  bool step_pending_ = false;  // level 0's first smoothing step is in t (cycle_norm)
   std::vector<level> lv_;
   std::vector<double> level_seconds_;
   view fmg_e_, fmg_r_;  // full_multigrid_pass's correction and residual

@@ -23,6 +23,9 @@
 //                     it, of that point's colour, so the step is the two sweeps (to rounding:
 //                     it multiplies by 1 / diag); a periodic ghost copies a point of the other
 //                     colour across the domain, so periodic axes keep the two sweeps.
+//                     With the residual: the step also takes max |g - A' u| of its input,
+//                     the norm a solver checks after each cycle, from the pairs it loads
+//                     anyway (a solver takes it in the next cycle's first step).
 //   residual_max      max |g - A' u| over the interior (NaN kept), r never written.
 //   residual_restrict coarse = full-weighting restriction of g - A' u, r never written.
 //   prolong_correction fine += linear prolongation of coarse (b = 0: a correction's walls).
@@ -51,6 +54,14 @@ template <class T, int Rank>
 void red_black_step_device(const view_accessor<const T, Rank>& u, const view_accessor<const T, Rank>& g,
                            const view_accessor<T, Rank>& out, const star_level<T, Rank>& op, T weight,
                            int first_parity);
+
+/// The same step, also returning max |g - A' u| of the input u over the interior (NaN when
+/// any term is NaN): a solver's per-cycle norm taken by the next cycle's first step. out is
+/// written as by red_black_step_device; a caller that stops on the norm keeps u.
+template <class T, int Rank>
+double red_black_step_residual_device(const view_accessor<const T, Rank>& u, const view_accessor<const T, Rank>& g,
+                                      const view_accessor<T, Rank>& out, const star_level<T, Rank>& op, T weight,
+                                      int first_parity);
 
 /// max |g - A' u| over the interior, NaN when any term is NaN.
 template <class T, int Rank>
@@ -84,6 +95,13 @@ template <class T, int Rank>
 void red_black_step_in(const automatic&, const view_accessor<const T, Rank>& u, const view_accessor<const T, Rank>& g,
                        const view_accessor<T, Rank>& out, const star_level<T, Rank>& op, T weight, int first_parity) {
   red_black_step_device<T, Rank>(u, g, out, op, weight, first_parity);
+}
+template <class T, int Rank>
+  requires(Rank == 2 || Rank == 3)
+double red_black_step_residual_in(const automatic&, const view_accessor<const T, Rank>& u,
+                                  const view_accessor<const T, Rank>& g, const view_accessor<T, Rank>& out,
+                                  const star_level<T, Rank>& op, T weight, int first_parity) {
+  return red_black_step_residual_device<T, Rank>(u, g, out, op, weight, first_parity);
 }
 template <class T, int Rank>
   requires(Rank == 2 || Rank == 3)
