@@ -24,7 +24,7 @@
 //                      it read in L1 instead, the streaming kernel on the policy's tile and
 //                      chunk (temporal_blocking: one step per pass, as for stencils in apply);
 //   automatic          streaming in 2D and 3D, naive in 1D (streaming measured fastest on
-//                      every point function: perf/RESULTS.md runs 16 and 18).
+//                      every point function: perf/RESULTS.md, the runs on point functions).
 // In 1D, coarsened stages its tile as tiled does; the strategies that only march (streaming,
 // vector_streaming, shared_streaming, pipelined, register_tiled, temporal_blocking) refuse
 // 1D grids by name, as they do for stencils.
@@ -319,7 +319,7 @@ void sweep(const Policy& policy, const F& fn, const input_fields<T, Rank, CudaSp
     detail::tiled_point_launch<Policy>("tiled", Policy::name(), p, in, stream);
   } else if constexpr (std::is_same_v<Policy, automatic>) {
     // streaming with its defaults in 2D and 3D: the fastest on every point function measured
-    // (perf/RESULTS.md runs 16 and 18); naive in 1D, where nothing marches
+    // (perf/RESULTS.md, the runs on point functions); naive in 1D, where nothing marches
     using marching = detail::marching_point_tile<streaming<>>;
     if constexpr (Rank >= 2)
       detail::marching_point_launch<typename marching::template tile<T, Rank>>(marching::strategy, Policy::name(), p,

@@ -61,10 +61,9 @@ class step_graph {
 /// Whether iterate records steps as graphs where iterate_options::launch_graphs is unset:
 /// for a run of `steps` steps between callbacks whose sweep moves `bytes_per_step` bytes.
 /// Graphs pay where a sweep runs for about what launching it costs and the run is long
-/// enough to pay back a call's recording (about 0.3 ms). Measured on an H100 over 1000-step
-/// calls (perf/RESULTS.md runs 15 and 17): fp32 128^3 (16.8 MB a sweep) 4.9 us a step
-/// replayed against 6.8 launched; fp64 128^3 (33.5 MB) and fp32 160^3 (32.8 MB) no faster;
-/// calls of 100 steps slower with graphs (7.8 against 7.1 us a step).
+/// enough to pay back a call's recording: sweeps of up to 24 MB in calls of at least 512
+/// steps (the measurements on an H100: perf/RESULTS.md, the runs on step graphs; sweeps of
+/// about 32 MB and calls of 100 steps ran no faster replayed than launched).
 inline bool graphs_pay_off(CudaSpace, std::size_t bytes_per_step, long long steps) {
   return steps >= 512 && bytes_per_step <= (std::size_t(24) << 20);
 }

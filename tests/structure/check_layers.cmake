@@ -1,0 +1,102 @@
+# The layering and comment rules of docs/design.md ("Layers"), checked over the sources:
+#   cmake -DSOURCE_DIR=<repository> -P check_layers.cmake
+# 1. A header or source includes tessera headers only from its own layer or the layers below:
+#      core/             tessera/core
+#      backends/host/    tessera/core, tessera/host
+#      backends/kokkos/  tessera/core, tessera/kokkos
+#      backends/cuda/    tessera/core, tessera/cuda
+#      algorithms/       tessera/core, tessera/algorithms, tessera/io
+#      distributed/      everything above and tessera/mpi
+#    The umbrella header (tessera/tessera.hpp) gathers every layer and is exempt. The known
+#    exceptions below are the remaining work of moving algorithms/ onto customisation points;
+#    a new one fails the test.
+#    -DMIN_FILES=n (100) guards against a glob that finds nothing to check.
+# 2. No library comment cites a benchmark run ("run 28", "runs 15 and 17"): measurements and
+#    their history live in perf/RESULTS.md and commit messages, comments say why.
+if(NOT SOURCE_DIR)
+  message(FATAL_ERROR "check_layers.cmake: pass -DSOURCE_DIR=<repository root>")
+endif()
+
+set(_layers "core|core" "backends/host|core,host" "backends/kokkos|core,kokkos" "backends/cuda|core,cuda"
+            "algorithms|core,algorithms,io" "distributed|core,host,kokkos,cuda,algorithms,io,mpi")
+# file -> the include it may keep (path relative to SOURCE_DIR, then the included header)
+set(_known
+    "backends/kokkos/include/tessera/kokkos/mdrange.hpp|tessera/cuda/memory_space.hpp"
+    "algorithms/include/tessera/algorithms/iterate.hpp|tessera/host/automatic.hpp"
+    "algorithms/include/tessera/algorithms/automatic.hpp|tessera/host/automatic.hpp"
+    "algorithms/include/tessera/algorithms/boundary_fill.hpp|tessera/host/boundary_fill.hpp"
+    "algorithms/include/tessera/algorithms/compare.hpp|tessera/host/compare.hpp"
+    "algorithms/include/tessera/algorithms/sweep_scale.hpp|tessera/host/compare.hpp"
+    "algorithms/include/tessera/algorithms/reduce.hpp|tessera/host/compare.hpp"
+    "algorithms/include/tessera/algorithms/reduce.hpp|tessera/host/reduce.hpp"
+    "algorithms/include/tessera/algorithms/source_term.hpp|tessera/host/elementwise.hpp"
+    "algorithms/include/tessera/algorithms/grid_transfer.hpp|tessera/host/grid_transfer.hpp"
+    "algorithms/include/tessera/algorithms/validate.hpp|tessera/kokkos/mdrange.hpp")
+
+set(_violations "")
+set(_files_checked 0)
+set(_includes_checked 0)
+foreach(_entry IN LISTS _layers)
+  string(REPLACE "|" ";" _pair "${_entry}")
+  list(GET _pair 0 _dir)
+  list(GET _pair 1 _allowed)
+  string(REPLACE "," ";" _allowed "${_allowed}")
+  file(GLOB_RECURSE _files RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/${_dir}/*.hpp" "${SOURCE_DIR}/${_dir}/*.cuh"
+       "${SOURCE_DIR}/${_dir}/*.h" "${SOURCE_DIR}/${_dir}/*.cpp" "${SOURCE_DIR}/${_dir}/*.cu")
+  if(NOT _files AND NOT DEFINED MIN_FILES)
+    list(APPEND _violations "${_dir}: no sources found (has the layer moved? update this test)")
+  endif()
+  foreach(_f IN LISTS _files)
+    math(EXPR _files_checked "${_files_checked} + 1")
+    file(STRINGS "${SOURCE_DIR}/${_f}" _lines REGEX "#include +\"tessera/[a-z_]+/")
+    if(NOT _f MATCHES "/tessera/tessera.hpp$")
+      foreach(_line IN LISTS _lines)
+        math(EXPR _includes_checked "${_includes_checked} + 1")
+        string(REGEX REPLACE ".*#include +\"(tessera/([a-z_]+)/[^\"]+)\".*" "\\1" _header "${_line}")
+        string(REGEX REPLACE ".*#include +\"tessera/([a-z_]+)/.*" "\\1" _layer "${_line}")
+        list(FIND _allowed "${_layer}" _ok)
+        list(FIND _known "${_f}|${_header}" _exception)
+        if(_ok EQUAL -1 AND _exception EQUAL -1)
+          list(APPEND _violations "${_f} includes ${_header}: ${_dir}/ may include only ${_allowed}")
+        endif()
+      endforeach()
+    endif()
+    # comments citing benchmark runs
+    file(STRINGS "${SOURCE_DIR}/${_f}" _cites REGEX "//.*[Rr]uns? [0-9]+")
+    foreach(_line IN LISTS _cites)
+      string(STRIP "${_line}" _line)
+      string(REPLACE ";" "," _line "${_line}")
+      list(APPEND _violations "${_f}: a comment cites a run (move the measurement to perf/RESULTS.md): ${_line}")
+    endforeach()
+  endforeach()
+endforeach()
+
+# every known exception must still exist (a stale entry would hide nothing, but says the
+# list is out of date)
+foreach(_entry IN LISTS _known)
+  string(REPLACE "|" ";" _pair "${_entry}")
+  list(GET _pair 0 _f)
+  list(GET _pair 1 _header)
+  set(_found FALSE)
+  if(EXISTS "${SOURCE_DIR}/${_f}")
+    file(STRINGS "${SOURCE_DIR}/${_f}" _hits REGEX "#include +\"${_header}\"")
+    if(_hits)
+      set(_found TRUE)
+    endif()
+  endif()
+  if(NOT _found)
+    list(APPEND _violations "known exception '${_f} -> ${_header}' no longer exists: remove it from check_layers.cmake")
+  endif()
+endforeach()
+
+if(NOT DEFINED MIN_FILES)
+  set(MIN_FILES 100)
+endif()
+if(_files_checked LESS MIN_FILES)
+  list(APPEND _violations "only ${_files_checked} files / ${_includes_checked} includes found under ${SOURCE_DIR}")
+endif()
+if(_violations)
+  list(JOIN _violations "\n  " _text)
+  message(FATAL_ERROR "layering and comment rules broken:\n  ${_text}")
+endif()
+message(STATUS "layers: ${_files_checked} files, ${_includes_checked} tessera includes, all within their layers; no run citations")
