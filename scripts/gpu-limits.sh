@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Where the fused time steps stand against their targets (issue #16, perf/RESULTS.md run
-# 24): Nsight Compute counters of one pass of each default fused 3D kernel (and of the
+# Where the fused time steps stand against their targets (first recorded in
+# perf/log/run-24.md): Nsight Compute counters of one pass of each default fused 3D kernel (and of the
 # variants that bound the argument), and the card's FMA ceiling as its best dense kernel
 # reaches it (cuBLAS SGEMM through CuPy, TF32 off). Needs ncu and, for the GEMM, CuPy
 # (skipped with a note without it). Report in $OUT (default ./gpu-logs)/limits.txt; the

@@ -210,7 +210,7 @@ TEST_CASE("cuda point functions: pipelined refuses rows off 16 bytes by name, ve
     CHECK(max_relative_error(to_host(odd_rows), ref) <= 1e-12);
     CHECK(ghosts_changed(to_host(odd_rows)) == 0);
     ts::apply(ts::cuda::automatic{}, fn, ts::inputs(u, k), ts::outputs(out));
-    // streaming: the fastest on every point function (perf/RESULTS.md run 16); rows of 256 bytes
+    // streaming: the fastest on every point function (perf/log/run-16.md); rows of 256 bytes
     CHECK(ts::cuda::last_launch().plan.strategy == "streaming");
     CHECK(ts::cuda::last_launch().block[0] == 32);
     CHECK(ts::cuda::last_launch().plan.chunk == 4);

@@ -1,6 +1,6 @@
 // The default fused 3D passes hold two blocks an SM. Their rate sits on a register cliff:
 // the 3D pass runs 256-thread blocks, so 128 registers a thread is two blocks an SM (16
-// warps) and 129 is one. perf/RESULTS.md run 22 measured fp64 at 2 steps falling from 1.69x
+// warps) and 129 is one. perf/log/run-22.md measured fp64 at 2 steps falling from 1.69x
 // to 1.23x the one-sweep floor twice when a change cost it 2-6 registers (128 -> 130, 134).
 // A change to kernels or flags that crosses the cliff fails here, on the GPU, before a
 // benchmark has to find it. (Since run 24 automatic fuses 4 fp64 steps, a pass of 194
@@ -36,7 +36,7 @@ void check_two_blocks_an_sm(const char* what) {
   const std::string report = std::string(what) + ": " + std::to_string(attr.numRegs) + " registers a thread, " +
                              std::to_string(plan.threads()) + " threads and " + std::to_string(plan.shared_bytes) +
                              " B of shared memory a block, " + std::to_string(blocks) +
-                             " blocks an SM (two need <= 128 registers: see perf/RESULTS.md run 22)";
+                             " blocks an SM (two need <= 128 registers: see perf/log/run-22.md)";
   MESSAGE(report);
   INFO(report);
   CHECK(plan.threads() == 256);
