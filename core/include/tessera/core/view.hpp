@@ -72,7 +72,6 @@ class View {
   std::size_t allocation_bytes() const { return static_cast<std::size_t>(layout().span()) * sizeof(T); }
   /// False for a default-constructed view.
   bool allocated() const { return state_ != nullptr; }
-  [[deprecated("use allocated()")]] bool is_allocated() const { return allocated(); }
   long use_count() const { return state_.use_count(); }
 
   /// "'u' (interior 37x29x53, ghost 1, HostSpace)": the form every error message uses;

@@ -27,15 +27,6 @@ class candidate {
   constexpr std::size_t index() const { return index_; }
   friend constexpr bool operator==(candidate, candidate) = default;
 
-  // The values of the enumeration this class replaces, for one release.
-  [[deprecated("use tessera::cuda::candidate_of<tessera::cuda::naive<>>")]] static const candidate naive;
-  [[deprecated("use tessera::cuda::candidate_of<tessera::cuda::streaming<>>")]] static const candidate streaming;
-  [[deprecated("use tessera::cuda::candidate_of<tessera::cuda::shared_streaming<>>")]] static const candidate
-      shared_streaming;
-  [[deprecated("use tessera::cuda::candidate_of<tessera::cuda::pipelined<>>")]] static const candidate pipelined;
-  [[deprecated("use tessera::cuda::candidate_of<tessera::cuda::vector_streaming<>>")]] static const candidate
-      vector_streaming;
-
  private:
   std::size_t index_ = 0;
 };
@@ -47,12 +38,6 @@ inline constexpr candidate candidate_of = [] {
   static_assert(i < automatic_candidates::size, "tessera::cuda::candidate_of: not one of cuda::automatic's candidates");
   return candidate(i);
 }();
-
-inline constexpr candidate candidate::naive = candidate_of<::tessera::cuda::naive<>>;
-inline constexpr candidate candidate::streaming = candidate_of<::tessera::cuda::streaming<>>;
-inline constexpr candidate candidate::shared_streaming = candidate_of<::tessera::cuda::shared_streaming<>>;
-inline constexpr candidate candidate::pipelined = candidate_of<::tessera::cuda::pipelined<>>;
-inline constexpr candidate candidate::vector_streaming = candidate_of<::tessera::cuda::vector_streaming<>>;
 
 /// Every candidate, in the list's order.
 inline constexpr auto all_candidates = [] {

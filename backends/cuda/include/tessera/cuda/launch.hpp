@@ -20,12 +20,6 @@ struct strategy_of {
   using type = typename Policy::strategy;
 };
 
-/// Deprecated (kept for one release): the compiled configuration of Policy for shape S is
-/// the strategy's own `Policy::tile<S>`, with named fields (block_x, rows_per_thread, ...)
-/// instead of the positional bx/by/bz/chunk.
-template <class Policy, class S>
-using kernel_config [[deprecated("use Policy::template tile<S> (named fields)")]] = typename Policy::template tile<S>;
-
 /// False where a strategy has no kernel at all for a shape (register tiling of a shape
 /// with off-axis slow-axis neighbours, a marching strategy on a 1D grid): its plan gives
 /// the reason and no launcher is referenced.

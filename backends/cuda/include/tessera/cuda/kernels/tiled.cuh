@@ -1,5 +1,0 @@
-#pragma once
-// Deprecated (kept for one release): the strategy lives in tessera/cuda/strategies/tiled.hpp.
-// Include that and tessera/cuda/kernel_entry.cuh before TESSERA_CUDA_INSTANTIATE.
-#include "tessera/cuda/kernel_entry.cuh"
-#include "tessera/cuda/strategies/tiled.hpp"
