@@ -16,7 +16,7 @@ void for_each_host_policy(F&& f) {
 template <class F>
 void for_each_cuda_policy([[maybe_unused]] F&& f) {
 #if TESSERA_ENABLE_CUDA
-  for_each_type(cuda::strategies{}, f);  // the listed strategies (tessera/cuda/strategies.hpp)
+  for_each_type(cuda::strategies{}, f);  // the listed strategies (tessera/cuda/strategies.def)
   f(cuda::automatic{});
 #endif
 }

@@ -4,7 +4,7 @@
 // it states which memory spaces it can reach and a name for tables and messages.
 // tessera::apply finds the backend's `sweep` for it by argument-dependent lookup, so a
 // new policy is a new header in its backend, not an edit to a central switch (a CUDA
-// strategy: its header and one line in cuda/strategies.hpp; docs/design.md).
+// strategy: its header and one line in cuda/strategies.def; docs/design.md).
 #include <concepts>
 #include <string>
 #include <type_traits>

@@ -1,7 +1,7 @@
 #pragma once
 // A compile-time list of types and the few operations the backends derive their tables
 // from: membership, length, position, visiting each with a value, filtering. A backend's
-// list of strategies is one such list (cuda/strategies.hpp); dispatch, the automatic
+// list of strategies is one such list (cuda/strategies.hpp, made from strategies.def); dispatch, the automatic
 // chooser, the command line and the tests walk it instead of repeating its names.
 #include <cstddef>
 #include <type_traits>

@@ -3,7 +3,7 @@
 // value type whose tile parameters are template arguments. A parameter left at 0 takes
 // the documented default for the grid's rank and shape (the strategy's `tile`). All of
 // them reach CudaSpace views only. Each strategy is one header in strategies/; the list
-// is strategies.hpp.
+// is strategies.def (as a type list: strategies.hpp).
 //
 //   naive<BlockX, BlockY, BlockZ>   one thread per output point, every read from global memory
 //   tiled<TileX, TileY, TileZ>      one block per input tile (halo included) staged in shared

@@ -25,7 +25,7 @@
 // compiled by a C++ compiler sees the declarations; the kernels are compiled in
 // tessera_cuda for the built-in shapes (one translation unit per strategy and precision).
 // The generic adapter (plan.hpp, launch.hpp, dispatch.hpp) plans, checks and launches any
-// of them; the list in strategies.hpp is the only other place a strategy is named.
+// of them; the list in strategies.def is the only other place a strategy is named.
 //
 // Kernels see every grid as 3D with "virtual axes" (z, y, x) = (0, 1, 2): a rank-R grid
 // occupies the last R of them and the missing slow axes have extent 1 and offset 0. So a
