@@ -12,7 +12,7 @@
 // Converged means the residual reached --tol x max |f| (or the precision's floor, which a
 // float run reaches first) and max |u - exact| is within poisson_accuracy_factor of the
 // discretisation error; the run says which, and exits 1 otherwise.
-// Included by run_poisson_float.cpp and run_poisson_double.cpp only.
+// Included by run_poisson_<precision>_<rank>d.cpp only.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
