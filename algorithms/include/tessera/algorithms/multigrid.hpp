@@ -233,8 +233,7 @@ class multigrid_solver {
     res.reference = std::max(res.rhs_max, r);
     const double target = opt_.tol * res.reference;
     if (opt_.full_multigrid && !(r <= target) && std::isfinite(r)) {
-      step_pending_ = false;  // the pass starts from zero
-      full_multigrid_pass();
+      full_multigrid_pass();  // (the norm above took no step: cycle_norm(false) under FMG)
       r = cycle_norm(opt_.max_cycles > 0);
       res.full_multigrid = true;
       res.fmg_residual = r;
