@@ -251,12 +251,61 @@ void check_red_black_step_unaligned(const ts::extents<Rank>& n, int first, std::
   CHECK(std::isnan(ts::cuda::red_black_step_residual_device<T, Rank>(ua2, ga, window(ob.accessor()), s, weight, first)));
 }
 
-/// residual_max, residual_restrict (every coarsening mode), prolong_correction and the
-/// one-block CG against host loops on the same face rules.
+/// v's interior on the device one column further along the contiguous axis, in a view one
+/// column wider whose other points (ghosts, the column before) are NaN: window() starts off
+/// the 16-byte boundary a pair of columns needs, so the kernels take their scalar paths.
 template <class T, int Rank>
-void check_level_kernels(const ts::extents<Rank>& n, const ts::coarsening_modes<Rank>& modes, std::uint64_t seed) {
+struct shifted_view {
+  ts::View<T, Rank, ts::CudaSpace> big;
+  ts::view_accessor<T, Rank> window() const {
+    auto a = big.accessor();
+    a.origin += a.stride[Rank - 1];
+    a.n[Rank - 1] -= 1;
+    return a;
+  }
+  /// the window's values back on the host, and whether the column before it is still NaN
+  std::pair<ts::View<T, Rank, ts::HostSpace>, bool> read_back(const ts::extents<Rank>& n) const {
+    const auto all = ts::create_mirror_copy(big);
+    ts::View<T, Rank, ts::HostSpace> v("window", n, 1);
+    bool before_untouched = true;
+    for_each_point<Rank>(all.extents(), 0, [&](auto... i) {
+      ts::array<ts::index_t, Rank> c{{static_cast<ts::index_t>(i)...}};
+      const T x = at_point(all, c);
+      if (c[Rank - 1] == 0) {
+        before_untouched = before_untouched && std::isnan(x);
+        return;
+      }
+      c[Rank - 1] -= 1;
+      at_point(v, c) = x;
+    });
+    return {v, before_untouched};
+  }
+};
+template <class T, int Rank>
+shifted_view<T, Rank> shifted_on_device(const ts::View<T, Rank, ts::HostSpace>& v, const char* label) {
+  constexpr int X = Rank - 1;
+  auto big = v.extents();
+  big[X] += 1;
+  ts::View<T, Rank, ts::HostSpace> h(label, big, 1);
+  for_each_point<Rank>(big, 1, [&](auto... i) { h(i...) = std::numeric_limits<T>::quiet_NaN(); });
+  for_each_point<Rank>(v.extents(), 0, [&](auto... i) {
+    ts::array<ts::index_t, Rank> c{{static_cast<ts::index_t>(i)...}};
+    const T x = v(i...);
+    c[X] += 1;
+    at_point(h, c) = x;
+  });
+  return {on_space<T, Rank, ts::CudaSpace>(h, label)};
+}
+
+/// residual_max, residual_restrict (every coarsening mode), prolong_correction and the
+/// one-block CG against host loops on the same face rules; `shifted`: u, g and the fine
+/// level are windows off the pairs' alignment.
+template <class T, int Rank>
+void check_level_kernels(const ts::extents<Rank>& n, const ts::coarsening_modes<Rank>& modes, std::uint64_t seed,
+                         bool shifted = false) {
   CAPTURE(n.to_string());
   CAPTURE(sizeof(T));
+  CAPTURE(shifted);
   const double tol = sizeof(T) == 4 ? 1e-5 : 1e-13;
   auto s = test_level<T, Rank>();
   ts::View<T, Rank, ts::HostSpace> u_h("u", n, 1), g_h("g", n, 1);
@@ -265,7 +314,9 @@ void check_level_kernels(const ts::extents<Rank>& n, const ts::coarsening_modes<
   poison_ghosts(u_h, std::numeric_limits<T>::quiet_NaN());
   auto u = on_space<T, Rank, ts::CudaSpace>(u_h, "u_d");
   auto g = on_space<T, Rank, ts::CudaSpace>(g_h, "g_d");
-  const ts::view_accessor<const T, Rank> ua = u.accessor(), ga = g.accessor();
+  const auto u_shift = shifted_on_device(u_h, "u_shifted"), g_shift = shifted_on_device(g_h, "g_shifted");
+  const ts::view_accessor<const T, Rank> ua = shifted ? u_shift.window() : u.accessor(),
+                                         ga = shifted ? g_shift.window() : g.accessor();
   // the residual and its max
   ts::View<T, Rank, ts::HostSpace> r_h("r", n, 1);
   double want = 0;
@@ -306,12 +357,19 @@ void check_level_kernels(const ts::extents<Rank>& n, const ts::coarsening_modes<
   ts::View<T, Rank, ts::HostSpace> fine_want("fine_want", n, 1);
   fill_random(fine_want, seed + 3);
   auto fine = on_space<T, Rank, ts::CudaSpace>(fine_want, "fine_d");
+  const auto fine_shift = shifted_on_device(fine_want, "fine_shifted");
   ts::prolong_add(cg_h, fine_want, modes);
   poison_ghosts(c_h, std::numeric_limits<T>::quiet_NaN());
   auto cd = on_space<T, Rank, ts::CudaSpace>(c_h, "c_rules");
   const ts::view_accessor<const T, Rank> cda = cd.accessor();
-  ts::cuda::prolong_correction_device<T, Rank>(cda, fine.accessor(), s, modes);
-  CHECK(max_diff(ts::create_mirror_copy(fine), fine_want) <= tol * max_abs(fine_want));
+  ts::cuda::prolong_correction_device<T, Rank>(cda, shifted ? fine_shift.window() : fine.accessor(), s, modes);
+  if (shifted) {
+    const auto [got, before_untouched] = fine_shift.read_back(n);
+    CHECK(max_diff(got, fine_want) <= tol * max_abs(fine_want));
+    CHECK(before_untouched);
+  } else {
+    CHECK(max_diff(ts::create_mirror_copy(fine), fine_want) <= tol * max_abs(fine_want));
+  }
 }
 
 /// The one-block CG on a small level: its answer satisfies A' u = g to the tolerance asked
@@ -377,6 +435,13 @@ TEST_CASE("cuda multigrid: fused residual norm, residual-restriction, prolongati
   check_level_kernels<float, 3>({15, 16, 17}, {cm::vertex, cm::cell, cm::vertex}, 33);
   check_level_kernels<double, 2>({301, 64}, {cm::vertex, cm::cell}, 34);
   check_level_kernels<float, 2>({10, 515}, {cm::cell, cm::vertex}, 35);
+  // several tiles and chunks of the marching kernels, and their scalar paths off the alignment
+  check_level_kernels<double, 3>({70, 45, 133}, {cm::cell, cm::vertex, cm::vertex}, 36);
+  check_level_kernels<float, 3>({41, 24, 70}, {cm::vertex, cm::cell, cm::cell}, 37);
+  check_level_kernels<double, 3>({33, 20, 65}, {cm::vertex, cm::cell, cm::vertex}, 38, true);
+  check_level_kernels<double, 3>({16, 9, 66}, {cm::cell, cm::vertex, cm::cell}, 39, true);
+  check_level_kernels<float, 2>({130, 257}, {cm::cell, cm::vertex}, 40, true);
+  check_level_kernels<double, 2>({67, 300}, {cm::vertex, cm::cell}, 41, true);
   check_coarse_cg_kernel<double, 3>({7, 4, 9}, false);
   check_coarse_cg_kernel<double, 3>({8, 8, 8}, true);
   check_coarse_cg_kernel<double, 2>({33, 61}, false);

@@ -1,6 +1,7 @@
 // Multigrid's fused red-black step and residual norm on the device (multigrid_kernels.hpp
 // says what they compute and why they exist).
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -19,7 +20,8 @@ namespace {
 // the second, so a warp never splits between colours, and with rows on 16-byte boundaries
 // (views from extents) a pair is one vector load or store. The outer ring of threads only
 // computes first-colour values for its neighbours (of the ring pairs in x, one column each),
-// so a block writes 2 (BX - 2) x (BY - 2) columns: 60 x 6 in 3D, 252 in 2D.
+// so a block writes 2 (BX - 2) x (BY - 2) columns: 28 x 14 in 3D, 252 in 2D (square 3D
+// tiles waste less on the ring than 32 x 8 threads did, most on grids a few tiles wide).
 // With one thread a column, a plane's index arithmetic, branches and warps split between
 // the colours took longer than the memory did to deliver it; pairs halve that work per
 // point. MinBlocks gives the registers the pipelines need without spilling (3D: 2 planes of
@@ -35,12 +37,14 @@ struct pair_of<float> {
   using type = float2;
 };
 
-template <int Rank>
+// With Measure the residuals' registers leave less for the pipeline: 3D loads u one plane
+// ahead, 2D holds 6 blocks an SM (either spilled otherwise).
+template <int Rank, bool Measure>
 struct step_block {
-  static constexpr int x = Rank == 3 ? 32 : 128;
-  static constexpr int y = Rank == 3 ? 8 : 1;
-  static constexpr int min_blocks = Rank == 3 ? 3 : 8;
-  static constexpr int ahead = Rank == 3 ? 2 : 1;
+  static constexpr int x = Rank == 3 ? 16 : 128;
+  static constexpr int y = Rank == 3 ? 16 : 1;
+  static constexpr int min_blocks = Rank == 3 ? 3 : Measure ? 6 : 8;
+  static constexpr int ahead = Rank == 3 && !Measure ? 2 : 1;
   static constexpr int columns_x = 2 * (x - 2), columns_y = Rank == 3 ? y - 2 : 1;  // written a block
 };
 
@@ -133,7 +137,7 @@ __global__ void __launch_bounds__(BX * BY, MinBlocks)
       if constexpr (Measure) {
         if (writes && k >= k0 && k < k1) {
           // both columns' residuals from u's pairs (a writing thread's lateral neighbours are
-          // all in the block)
+          // all in the block; reusing the first colour's sum for its column was slower)
           const P* here = &u_plane[s][ty][tx];
           const auto residual = [&](bool col_a) {
             const T v = col_a ? uc.x : uc.y;
@@ -350,6 +354,272 @@ __global__ void __launch_bounds__(128)
   }
 }
 
+// Prolongation by pairs, for axes that all coarsen (vertex or cell): along each axis the
+// fine pair (2p, 2p + 1) takes coarse p - 1, p, p + 1 with the same weights for every p
+// (w[axis][which of the pair][offset + 1]). A thread owns a pair along x and, in 3D, a pair
+// of rows along y, and marches along axis 0 over the pairs of planes of its chunk: each
+// coarse plane is interpolated in y and x once (into the 2 x 2 values its fine rows and
+// columns take) and serves the four fine planes around it, so a fine point costs about one
+// coarse load where a point-by-point kernel reads eight (and recomputes its taps).
+template <class T, int Rank>
+struct pair_prolongation {
+  T w[Rank][2][3];
+};
+
+template <class T, int Rank>
+pair_prolongation<T, Rank> pair_weights(const coarsening_modes<Rank>& modes) {
+  pair_prolongation<T, Rank> p{};
+  for (int d = 0; d < Rank; ++d)
+    for (int f = 0; f < 2; ++f) {  // fine 2 + f of pair 1: coarse 0, 1, 2 are offsets -1, 0, +1
+      const auto t = tessera::detail::prolongation_along(2 + f, modes[d]);
+      p.w[d][f][t.i0] += static_cast<T>(t.w0);
+      p.w[d][f][t.i1] += static_cast<T>(t.w1);
+    }
+  return p;
+}
+
+/// w . v over the taps of nonzero weight (a zero weight's value is not read: it may be NaN)
+template <class T>
+__device__ inline T taps3(const T (&w)[3], T v0, T v1, T v2) {
+  T s = 0;
+  if (w[0] != T(0)) s += w[0] * v0;
+  if (w[1] != T(0)) s += w[1] * v1;
+  if (w[2] != T(0)) s += w[2] * v2;
+  return s;
+}
+
+template <int Rank>
+struct prolong_block {
+  static constexpr int x = Rank == 3 ? 32 : 128;  // pairs along x
+  static constexpr int y = Rank == 3 ? 4 : 1;     // pairs of rows along y
+  static constexpr int min_blocks = Rank == 3 ? 4 : 8;
+};
+
+template <class T, int Rank, int BX, int BY, int MinBlocks>
+__global__ void __launch_bounds__(BX * BY, MinBlocks)
+    prolong_pairs_kernel(view_accessor<const T, Rank> coarse, view_accessor<T, Rank> fine, star_level<T, Rank> cop,
+                         pair_prolongation<T, Rank> pw, index_t chunk, bool aligned) {
+  using P = typename pair_of<T>::type;
+  constexpr int X = Rank - 1, Y = Rank == 3 ? 1 : 0;
+  const index_t px = static_cast<index_t>(blockIdx.x) * BX + threadIdx.x;
+  const index_t py = Rank == 3 ? static_cast<index_t>(blockIdx.y) * BY + threadIdx.y : 0;
+  const index_t nx = fine.n[X];
+  if (2 * px >= nx || (Rank == 3 && 2 * py >= fine.n[Y])) return;
+  const index_t npz = (fine.n[0] + 1) / 2;
+  const index_t pz0 = static_cast<index_t>(Rank == 3 ? blockIdx.z : blockIdx.y) * chunk;
+  const index_t pz1 = pz0 + chunk < npz ? pz0 + chunk : npz;
+  const bool second_x = 2 * px + 1 < nx;
+  const bool vector = aligned && second_x;
+  // a coarse index clamped into the interior, and the wall's factor for the ghost it stood for
+  const auto clamped = [&](index_t c, int d, T& factor) -> index_t {
+    factor = T(1);
+    if (c < 0) {
+      factor = cop.a[2 * d];
+      return 0;
+    }
+    if (c >= coarse.n[d]) {
+      factor = cop.a[2 * d + 1];
+      return coarse.n[d] - 1;
+    }
+    return c;
+  };
+  index_t cx[3], cy[3] = {0, 0, 0};
+  T fx[3], fy[3] = {T(1), T(1), T(1)};
+  bool need_x[3], need_y[3] = {false, true, false};
+  for (int o = 0; o < 3; ++o) {
+    cx[o] = clamped(px - 1 + o, X, fx[o]) * coarse.stride[X];
+    need_x[o] = pw.w[X][0][o] != T(0) || pw.w[X][1][o] != T(0);
+    if constexpr (Rank == 3) {
+      cy[o] = clamped(py - 1 + o, Y, fy[o]) * coarse.stride[Y];
+      need_y[o] = pw.w[Y][0][o] != T(0) || pw.w[Y][1][o] != T(0);
+    }
+  }
+  // coarse plane c interpolated in y and x: q[row of the pair][column of the pair]
+  const auto plane = [&](index_t c, T (&q)[2][2]) {
+    T fz;
+    const T* base = coarse.origin + clamped(c, 0, fz) * coarse.stride[0];
+    T r[3][2];
+#pragma unroll
+    for (int j = 0; j < 3; ++j) {
+      r[j][0] = r[j][1] = T(0);
+      if (!need_y[j]) continue;
+      T v[3];
+#pragma unroll
+      for (int o = 0; o < 3; ++o) v[o] = need_x[o] ? fx[o] * __ldg(base + cy[j] + cx[o]) : T(0);
+#pragma unroll
+      for (int f = 0; f < 2; ++f) r[j][f] = fy[j] * taps3(pw.w[X][f], v[0], v[1], v[2]);
+    }
+#pragma unroll
+    for (int f = 0; f < 2; ++f)
+#pragma unroll
+      for (int e = 0; e < 2; ++e)
+        q[f][e] = fz * (Rank == 3 ? taps3(pw.w[Y][f], r[0][e], r[1][e], r[2][e]) : r[1][e]);
+  };
+  T qm[2][2], q0[2][2], qp[2][2];
+  plane(pz0 - 1, qm);
+  plane(pz0, q0);
+  const index_t fs0 = fine.stride[0], fsx = fine.stride[X], fsy = Rank == 3 ? fine.stride[Y] : 0;
+  T* const col = fine.origin + 2 * py * fsy + 2 * px * fsx;
+  const int rows = Rank == 3 && 2 * py + 1 < fine.n[Y] ? 2 : 1;
+  for (index_t pz = pz0; pz < pz1; ++pz) {
+    const int planes = 2 * pz + 1 < fine.n[0] ? 2 : 1;
+    // this pair of planes' fine values first, then the next coarse plane: all loads in flight together
+    P v[2][2];
+#pragma unroll
+    for (int f = 0; f < 2; ++f)
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        v[f][e] = P{0, 0};
+        if (f >= planes || e >= rows) continue;
+        const T* p = col + (2 * pz + f) * fs0 + e * fsy;
+        if (vector) v[f][e] = *reinterpret_cast<const P*>(p);
+        else v[f][e] = P{p[0], second_x ? p[fsx] : T(0)};
+      }
+    plane(pz + 1, qp);
+#pragma unroll
+    for (int f = 0; f < 2; ++f)
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        if (f >= planes || e >= rows) continue;
+        v[f][e].x += taps3(pw.w[0][f], qm[e][0], q0[e][0], qp[e][0]);
+        v[f][e].y += taps3(pw.w[0][f], qm[e][1], q0[e][1], qp[e][1]);
+        T* p = col + (2 * pz + f) * fs0 + e * fsy;
+        if (vector) {
+          *reinterpret_cast<P*>(p) = v[f][e];
+        } else {
+          p[0] = v[f][e].x;
+          if (second_x) p[fsx] = v[f][e].y;
+        }
+      }
+#pragma unroll
+    for (int f = 0; f < 2; ++f)
+#pragma unroll
+      for (int e = 0; e < 2; ++e) qm[f][e] = q0[f][e], q0[f][e] = qp[f][e];
+  }
+}
+
+// Residual and restriction by pairs, for axes that all coarsen (vertex or cell, the mean):
+// a block computes g - A' u on a tile of fine rows (BY rows of BX pairs of columns: 8 rows
+// for a cell y axis, 9 for a vertex one, whose coarse rows share their outer fine rows) and
+// marches along axis 0; each fine plane's residuals go to shared memory, and on the next
+// step the threads of the tile's coarse points (the first CX x CY) restrict them in y and
+// x and accumulate along axis 0 in a register. u and g are read once; the lateral
+// neighbours come from the tile's plane of u in shared memory (the tile's edges read theirs
+// from memory), the neighbours along axis 0 from registers.
+template <int Rank, bool VertexY>
+struct restrict_block {
+  static constexpr int x = Rank == 3 ? 32 : 128;               // pairs of fine columns
+  static constexpr int y = Rank == 3 ? (VertexY ? 9 : 8) : 1;  // fine rows
+  static constexpr int coarse_y = Rank == 3 ? 4 : 1;
+  static constexpr int min_blocks = Rank == 3 ? 3 : 8;
+};
+
+template <class T, int Rank, int BX, int BY, int CY, int MinBlocks>
+__global__ void __launch_bounds__(BX * BY, MinBlocks)
+    residual_restrict_pairs_kernel(view_accessor<const T, Rank> u, view_accessor<const T, Rank> g,
+                                   view_accessor<T, Rank> coarse, star_level<T, Rank> op, bool vertex_x, bool vertex_z,
+                                   index_t chunk, bool aligned) {
+  using P = typename pair_of<T>::type;
+  constexpr int X = Rank - 1, Y = Rank == 3 ? 1 : 0;
+  constexpr bool vertex_y = Rank == 3 && BY == 2 * CY + 1;
+  __shared__ P u_s[2][BY][BX];
+  __shared__ P r_s[2][BY][BX];
+  const int tx = threadIdx.x, ty = Rank == 3 ? threadIdx.y : 0;
+  const int CX = vertex_x ? BX - 1 : BX;
+  const index_t I0 = static_cast<index_t>(blockIdx.x) * CX, J0 = Rank == 3 ? static_cast<index_t>(blockIdx.y) * CY : 0;
+  const index_t n0 = u.n[0], ny = Rank == 3 ? u.n[Y] : 1, nx = u.n[X];
+  const index_t xa = 2 * (I0 + tx), y = 2 * J0 + ty;
+  const bool row = Rank == 2 || y < ny;
+  const bool va = row && xa < nx, vb = row && xa + 1 < nx;
+  const bool vector = aligned && va && vb;
+  const index_t K0 = static_cast<index_t>(Rank == 3 ? blockIdx.z : blockIdx.y) * chunk;
+  const index_t K1 = K0 + chunk < coarse.n[0] ? K0 + chunk : coarse.n[0];
+  const index_t k_first = 2 * K0, k_last = vertex_z ? 2 * K1 : 2 * K1 - 1;
+  const index_t us = u.stride[0], ux = u.stride[X], uy = Rank == 3 ? u.stride[Y] : 0;
+  const T* ucol = u.origin + xa * ux + y * uy;
+  const T* gcol = g.origin + xa * g.stride[X] + (Rank == 3 ? y * g.stride[Y] : 0);
+  const auto beyond = [&](int face, T own) { return op.a[face] * own + op.b[face]; };
+  // a pair on plane k of the column pair at p (zero outside the interior: never used)
+  const auto load = [&](const T* p, index_t stride_x, bool a, bool b, bool vec) -> P {
+    if (vec) return *reinterpret_cast<const P*>(p);
+    return P{a ? p[0] : T(0), b ? p[stride_x] : T(0)};
+  };
+  const auto u_at = [&](index_t k) -> P {
+    if (k < 0 || k >= n0) return P{0, 0};
+    return load(ucol + k * us, ux, va, vb, vector);
+  };
+  P um = u_at(k_first - 1), uc = u_at(k_first), up{0, 0}, un = u_at(k_first + 1);
+  // the coarse point this thread restricts into (the first CX x CY threads), and its weights
+  const int lin = ty * BX + tx;
+  const int ci = lin % CX, cj = lin / CX;
+  const bool restricts = cj < CY && I0 + ci < coarse.n[X] && (Rank == 2 || J0 + cj < coarse.n[Y]);
+  T* const cout = coarse.origin + (I0 + ci) * coarse.stride[X] + (Rank == 3 ? (J0 + cj) * coarse.stride[Y] : 0);
+  const T wx[3] = {vertex_x ? T(0.25) : T(0.5), vertex_x ? T(0.5) : T(0.5), vertex_x ? T(0.25) : T(0)};
+  const T wy[3] = {vertex_y ? T(0.25) : T(0.5), vertex_y ? T(0.5) : T(0.5), vertex_y ? T(0.25) : T(0)};
+  T acc = 0;
+  // restricts plane k's residuals (r_s[k & 1]) in y and x, and along axis 0 into acc
+  const auto restrict_plane = [&](index_t k) {
+    if (!restricts) return;
+    const int s = static_cast<int>(k & 1);
+    T sum = 0;
+#pragma unroll
+    for (int j = 0; j < (Rank == 3 ? 3 : 1); ++j) {
+      if (Rank == 3 && j == 2 && !vertex_y) break;
+      const P r = r_s[s][Rank == 3 ? 2 * cj + j : 0][ci];
+      T row_sum = wx[0] * r.x + wx[1] * r.y;
+      if (vertex_x) row_sum += wx[2] * r_s[s][Rank == 3 ? 2 * cj + j : 0][ci + 1].x;
+      sum += (Rank == 3 ? wy[j] : T(1)) * row_sum;
+    }
+    const index_t K = k >> 1;
+    if (vertex_z) {
+      if ((k & 1) == 0) {
+        if (k > k_first) cout[(K - 1) * coarse.stride[0]] = acc + T(0.25) * sum;
+        acc = T(0.25) * sum;
+      } else {
+        acc += T(0.5) * sum;
+      }
+    } else if ((k & 1) == 0) {
+      acc = T(0.5) * sum;
+    } else {
+      cout[K * coarse.stride[0]] = acc + T(0.5) * sum;
+    }
+  };
+  const T* const gk0 = gcol;
+  for (index_t k = k_first; k <= k_last; ++k) {
+    up = un;
+    un = u_at(k + 2);
+    const P gc = k < n0 ? load(gk0 + k * g.stride[0], g.stride[X], va, vb, vector) : P{0, 0};
+    const int s = static_cast<int>(k & 1);
+    u_s[s][ty][tx] = uc;
+    __syncthreads();
+    P r{0, 0};
+    if ((va || vb) && k < n0) {
+      const T* p = ucol + k * us;
+      T left = tx > 0 ? u_s[s][ty][tx - 1].y : (va && xa > 0 ? p[-ux] : T(0));
+      T right = tx < BX - 1 ? u_s[s][ty][tx + 1].x : (vb && xa + 2 < nx ? p[2 * ux] : T(0));
+      P down{0, 0}, upper{0, 0};
+      if constexpr (Rank == 3) {
+        down = ty > 0 ? u_s[s][ty - 1][tx] : (y > 0 ? load(p - uy, ux, va, vb, vector) : P{0, 0});
+        upper = ty < BY - 1 ? u_s[s][ty + 1][tx] : (y + 1 < ny ? load(p + uy, ux, va, vb, vector) : P{0, 0});
+      }
+      const auto residual = [&](T own, T zm, T zp, T ym, T yp, T xm, T xp, T gv, index_t x) {
+        T off = op.w[0] * ((k > 0 ? zm : beyond(0, own)) + (k < n0 - 1 ? zp : beyond(1, own)));
+        if constexpr (Rank == 3) off += op.w[Y] * ((y > 0 ? ym : beyond(2, own)) + (y < ny - 1 ? yp : beyond(3, own)));
+        off += op.w[X] * ((x > 0 ? xm : beyond(2 * X, own)) + (x < nx - 1 ? xp : beyond(2 * X + 1, own)));
+        return gv - (op.diag * own - off);
+      };
+      r.x = residual(uc.x, um.x, up.x, down.x, upper.x, left, uc.y, gc.x, xa);
+      r.y = residual(uc.y, um.y, up.y, down.y, upper.y, uc.x, right, gc.y, xa + 1);
+    }
+    r_s[s][ty][tx] = r;
+    if (k > k_first) restrict_plane(k - 1);
+    um = uc;
+    uc = up;
+  }
+  __syncthreads();
+  restrict_plane(k_last);
+}
+
 constexpr int cg_threads = 1024;
 
 /// The sum over the block of v (every thread gets it); part holds cg_threads / 32 doubles.
@@ -473,6 +743,32 @@ bool empty(const array<index_t, Rank>& n) {
   return false;
 }
 
+/// The blocks of `Kernel` an SM holds at `threads` a block (its registers and shared memory
+/// decide): the driver's occupancy answer, cached per device; 1 if it cannot say.
+template <auto Kernel>
+int blocks_per_sm(int threads) {
+  static std::atomic<int> cached[64];  // per device, 0: not asked yet
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return 1;
+  int per_sm = cached[dev].load(std::memory_order_relaxed);
+  if (per_sm == 0) {
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, threads, 0) != cudaSuccess || per_sm < 1)
+      per_sm = 1;
+    cached[dev].store(per_sm, std::memory_order_relaxed);
+  }
+  return per_sm;
+}
+
+/// The length of a marching block's chunk of `n` planes (or pairs of planes) for `tiles`
+/// blocks a chunk: chunks enough for about four waves of `resident` blocks, none shorter than
+/// `shortest` where there are planes enough (a chunk's start rereads planes its neighbour has).
+inline index_t marching_chunk(index_t n, index_t tiles, index_t resident, index_t shortest) {
+  const index_t chunks = (4 * resident + tiles - 1) / tiles;
+  index_t chunk = (n + chunks - 1) / chunks;
+  if (chunk < shortest) chunk = shortest;
+  return chunk < n ? (chunk < 1 ? 1 : chunk) : n;
+}
+
 }  // namespace
 
 namespace {
@@ -488,11 +784,10 @@ bool pairs_aligned(const view_accessor<const T, Rank>& v) {
 }  // namespace
 
 namespace {
-template <bool Measure, class T, int Rank>
+template <bool Measure, class T, int Rank, class B = step_block<Rank, Measure>>
 void launch_red_black_step(const view_accessor<const T, Rank>& u, const view_accessor<const T, Rank>& g,
                            const view_accessor<T, Rank>& out, const star_level<T, Rank>& op, T weight,
                            int first_parity, double* norm) {
-  using B = step_block<Rank>;
   if (empty<Rank>(u.n)) return;
   const auto& lim = current_device_limits();
   const index_t n0 = u.n[0];
@@ -524,6 +819,58 @@ void launch_red_black_step(const view_accessor<const T, Rank>& u, const view_acc
   red_black_step_kernel<T, Rank, B::x, B::y, B::min_blocks, B::ahead, Measure>
       <<<grid, block>>>(u, g, out, op, weight, first_parity & 1, chunk, aligned, norm);
   detail::check_launch("red_black_step_kernel (view '" + std::string(u.label) + "')", "multigrid red-black step");
+}
+}  // namespace
+
+namespace {
+// MinBlocks 0: the block's own (another: a measurement's variant)
+template <class T, int Rank, bool VertexY, int MinBlocks = 0>
+void launch_residual_restrict_pairs(const view_accessor<const T, Rank>& u, const view_accessor<const T, Rank>& g,
+                                    const view_accessor<T, Rank>& coarse, const star_level<T, Rank>& op,
+                                    const coarsening_modes<Rank>& modes) {
+  using B = restrict_block<Rank, VertexY>;
+  constexpr auto kernel =
+      &residual_restrict_pairs_kernel<T, Rank, B::x, B::y, B::coarse_y, (MinBlocks > 0 ? MinBlocks : B::min_blocks)>;
+  const auto& lim = current_device_limits();
+  const bool vertex_x = modes[Rank - 1] == coarsening::vertex;
+  const index_t cx = vertex_x ? B::x - 1 : B::x;
+  const index_t tiles_x = (coarse.n[Rank - 1] + cx - 1) / cx;
+  const index_t tiles_y = Rank == 3 ? (coarse.n[1] + B::coarse_y - 1) / B::coarse_y : 1;
+  const index_t resident = static_cast<index_t>(lim.multiprocessors) * blocks_per_sm<kernel>(B::x * B::y);
+  const index_t chunk = marching_chunk(coarse.n[0], tiles_x * tiles_y, resident, 8);
+  const index_t chunks = (coarse.n[0] + chunk - 1) / chunk;
+  if (tiles_x > lim.max_grid_dim[0] || tiles_y > lim.max_grid_dim[1] || chunks > lim.max_grid_dim[Rank == 3 ? 2 : 1])
+    throw invalid_argument_error(std::string("tessera: multigrid residual and restriction: view '") + coarse.label +
+                                 "' is too large for one launch's grid");
+  const bool aligned = pairs_aligned(u) && pairs_aligned(g);
+  const dim3 grid(static_cast<unsigned>(tiles_x), static_cast<unsigned>(Rank == 3 ? tiles_y : chunks),
+                  static_cast<unsigned>(Rank == 3 ? chunks : 1));
+  kernel<<<grid, dim3(B::x, B::y, 1)>>>(u, g, coarse, op, vertex_x, modes[0] == coarsening::vertex, chunk, aligned);
+  detail::check_launch("residual_restrict_pairs_kernel (view '" + std::string(coarse.label) + "')",
+                       "multigrid residual and restriction");
+}
+
+template <class T, int Rank, int MinBlocks = 0>
+void launch_prolong_pairs(const view_accessor<const T, Rank>& coarse, const view_accessor<T, Rank>& fine,
+                          const star_level<T, Rank>& coarse_op, const coarsening_modes<Rank>& modes) {
+  using B = prolong_block<Rank>;
+  constexpr auto kernel = &prolong_pairs_kernel<T, Rank, B::x, B::y, (MinBlocks > 0 ? MinBlocks : B::min_blocks)>;
+  const auto& lim = current_device_limits();
+  const index_t pairs_z = (fine.n[0] + 1) / 2;
+  const index_t tiles_x = ((fine.n[Rank - 1] + 1) / 2 + B::x - 1) / B::x;
+  const index_t tiles_y = Rank == 3 ? ((fine.n[1] + 1) / 2 + B::y - 1) / B::y : 1;
+  const index_t resident = static_cast<index_t>(lim.multiprocessors) * blocks_per_sm<kernel>(B::x * B::y);
+  const index_t chunk = marching_chunk(pairs_z, tiles_x * tiles_y, resident, 4);
+  const index_t chunks = (pairs_z + chunk - 1) / chunk;
+  if (tiles_x > lim.max_grid_dim[0] || tiles_y > lim.max_grid_dim[1] || chunks > lim.max_grid_dim[Rank == 3 ? 2 : 1])
+    throw invalid_argument_error(std::string("tessera: multigrid prolongation: view '") + fine.label +
+                                 "' is too large for one launch's grid");
+  const view_accessor<const T, Rank> fine_read = fine;
+  const dim3 grid(static_cast<unsigned>(tiles_x), static_cast<unsigned>(Rank == 3 ? tiles_y : chunks),
+                  static_cast<unsigned>(Rank == 3 ? chunks : 1));
+  kernel<<<grid, dim3(B::x, B::y, 1)>>>(coarse, fine, coarse_op, pair_weights<T, Rank>(modes), chunk,
+                                        pairs_aligned(fine_read));
+  detail::check_launch("prolong_pairs_kernel (view '" + std::string(fine.label) + "')", "multigrid prolongation");
 }
 }  // namespace
 
@@ -572,6 +919,14 @@ void residual_restrict_device(const view_accessor<const T, Rank>& u, const view_
                               const coarsening_modes<Rank>& modes) {
   static_assert(Rank == 2 || Rank == 3);
   if (empty<Rank>(coarse.n)) return;
+  bool pairs = true;  // every axis coarsens (no semi-coarsening)
+  for (int d = 0; d < Rank; ++d) pairs = pairs && modes[d] != coarsening::none;
+  if (pairs) {
+    const bool vertex_y = Rank == 3 && modes[1] == coarsening::vertex;
+    if (vertex_y) launch_residual_restrict_pairs<T, Rank, true>(u, g, coarse, op, modes);
+    else launch_residual_restrict_pairs<T, Rank, false>(u, g, coarse, op, modes);
+    return;
+  }
   index_t rows = 0;
   const dim3 grid = rows_grid<Rank>(coarse.n, 128, rows);
   residual_restrict_kernel<T, Rank><<<grid, 128>>>(u, g, coarse, op, modes, rows);
@@ -587,6 +942,12 @@ void prolong_correction_device(const view_accessor<const T, Rank>& coarse, const
     if (coarse_op.b[f] != T(0))
       throw invalid_argument_error("tessera: multigrid prolongation: a correction's walls are homogeneous (b = 0)");
   if (empty<Rank>(fine.n)) return;
+  bool pairs = true;  // every axis coarsens (no semi-coarsening)
+  for (int d = 0; d < Rank; ++d) pairs = pairs && modes[d] != coarsening::none;
+  if (pairs) {
+    launch_prolong_pairs<T, Rank>(coarse, fine, coarse_op, modes);
+    return;
+  }
   index_t rows = 0;
   // four points of a row a thread: the row's taps are worked out once for the four
   const dim3 grid = rows_grid<Rank>(fine.n, 128, rows, 4);
