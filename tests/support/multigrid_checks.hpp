@@ -444,6 +444,10 @@ void check_multigrid_refuses_bad_input() {
   bad = {};
   bad.tol = -1;
   CHECK_THROWS_AS(multigrid_solve(Policy{}, poisson_operator<Space>(L), f, u, d0, bad), invalid_argument_error);
+  bad = {};
+  bad.graph_below_points = -1;
+  CHECK(message_of<error>([&] { multigrid_solve(Policy{}, poisson_operator<Space>(L), f, u, d0, bad); })
+            .find("graph_below_points = -1") != std::string::npos);
 }
 
 /// The transfers on a linear field: restriction of a linear function (ghosts included) is

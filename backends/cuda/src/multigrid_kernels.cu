@@ -8,11 +8,16 @@
 #include "tessera/core/errors.hpp"
 #include "tessera/core/reduction.hpp"
 #include "tessera/cuda/cuda_check.hpp"
+#include "tessera/cuda/cycle_recording.hpp"
 #include "tessera/cuda/multigrid_kernels.hpp"
 #include "tessera/cuda/runtime.hpp"
 
 namespace tessera::cuda {
 namespace {
+
+// The stream this thread's multigrid kernels launch on: the legacy default stream, or a
+// cycle_recording's capture stream while it records (cycle_recording.hpp).
+thread_local cudaStream_t launch_stream = nullptr;
 
 // The red-black step's block: BX threads along the contiguous axis (Rank - 1) and, in 3D,
 // BY along axis 1. Each thread owns two adjacent columns along axis 0, an even one (a) and
@@ -620,6 +625,21 @@ __global__ void __launch_bounds__(BX * BY, MinBlocks)
   restrict_plane(k_last);
 }
 
+// v's interior = 0, a grid-strided loop over its rows (all axes but the last) and points.
+template <class T, int Rank>
+__global__ void __launch_bounds__(256) zero_interior_kernel(view_accessor<T, Rank> v, index_t rows) {
+  const index_t nx = v.n[Rank - 1];
+  for (index_t row = blockIdx.y; row < rows; row += gridDim.y) {
+    index_t c[Rank];
+    unflatten<Rank>(row, v.n, Rank - 2, c);
+    index_t off = 0;
+    for (int d = 0; d < Rank - 1; ++d) off += c[d] * v.stride[d];
+    for (index_t x = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; x < nx;
+         x += static_cast<index_t>(gridDim.x) * blockDim.x)
+      v.origin[off + x * v.stride[Rank - 1]] = T(0);
+  }
+}
+
 constexpr int cg_threads = 1024;
 
 /// The sum over the block of v (every thread gets it); part holds cg_threads / 32 doubles.
@@ -817,7 +837,7 @@ void launch_red_black_step(const view_accessor<const T, Rank>& u, const view_acc
   const dim3 grid(static_cast<unsigned>(tiles_x), static_cast<unsigned>(Rank == 3 ? tiles_y : chunks),
                   static_cast<unsigned>(Rank == 3 ? chunks : 1));
   red_black_step_kernel<T, Rank, B::x, B::y, B::min_blocks, B::ahead, Measure>
-      <<<grid, block>>>(u, g, out, op, weight, first_parity & 1, chunk, aligned, norm);
+      <<<grid, block, 0, launch_stream>>>(u, g, out, op, weight, first_parity & 1, chunk, aligned, norm);
   detail::check_launch("red_black_step_kernel (view '" + std::string(u.label) + "')", "multigrid red-black step");
 }
 }  // namespace
@@ -845,7 +865,7 @@ void launch_residual_restrict_pairs(const view_accessor<const T, Rank>& u, const
   const bool aligned = pairs_aligned(u) && pairs_aligned(g);
   const dim3 grid(static_cast<unsigned>(tiles_x), static_cast<unsigned>(Rank == 3 ? tiles_y : chunks),
                   static_cast<unsigned>(Rank == 3 ? chunks : 1));
-  kernel<<<grid, dim3(B::x, B::y, 1)>>>(u, g, coarse, op, vertex_x, modes[0] == coarsening::vertex, chunk, aligned);
+  kernel<<<grid, dim3(B::x, B::y, 1), 0, launch_stream>>>(u, g, coarse, op, vertex_x, modes[0] == coarsening::vertex, chunk, aligned);
   detail::check_launch("residual_restrict_pairs_kernel (view '" + std::string(coarse.label) + "')",
                        "multigrid residual and restriction");
 }
@@ -868,7 +888,7 @@ void launch_prolong_pairs(const view_accessor<const T, Rank>& coarse, const view
   const view_accessor<const T, Rank> fine_read = fine;
   const dim3 grid(static_cast<unsigned>(tiles_x), static_cast<unsigned>(Rank == 3 ? tiles_y : chunks),
                   static_cast<unsigned>(Rank == 3 ? chunks : 1));
-  kernel<<<grid, dim3(B::x, B::y, 1)>>>(coarse, fine, coarse_op, pair_weights<T, Rank>(modes), chunk,
+  kernel<<<grid, dim3(B::x, B::y, 1), 0, launch_stream>>>(coarse, fine, coarse_op, pair_weights<T, Rank>(modes), chunk,
                                         pairs_aligned(fine_read));
   detail::check_launch("prolong_pairs_kernel (view '" + std::string(fine.label) + "')", "multigrid prolongation");
 }
@@ -906,7 +926,7 @@ double residual_max_device(const view_accessor<const T, Rank>& u, const view_acc
   TESSERA_CUDA_CHECK(cudaMemsetAsync(slot, 0, sizeof(double)), "multigrid residual norm");
   index_t rows = 0;
   const dim3 grid = rows_grid<Rank>(u.n, norm_threads, rows);
-  residual_max_kernel<T, Rank><<<grid, norm_threads>>>(u, g, op, rows, slot);
+  residual_max_kernel<T, Rank><<<grid, norm_threads, 0, launch_stream>>>(u, g, op, rows, slot);
   detail::check_launch("residual_max_kernel (view '" + std::string(u.label) + "')", "multigrid residual norm");
   double result = 0;
   TESSERA_CUDA_CHECK(cudaMemcpy(&result, slot, sizeof(double), cudaMemcpyDeviceToHost), "multigrid residual norm");
@@ -929,7 +949,7 @@ void residual_restrict_device(const view_accessor<const T, Rank>& u, const view_
   }
   index_t rows = 0;
   const dim3 grid = rows_grid<Rank>(coarse.n, 128, rows);
-  residual_restrict_kernel<T, Rank><<<grid, 128>>>(u, g, coarse, op, modes, rows);
+  residual_restrict_kernel<T, Rank><<<grid, 128, 0, launch_stream>>>(u, g, coarse, op, modes, rows);
   detail::check_launch("residual_restrict_kernel (view '" + std::string(coarse.label) + "')",
                        "multigrid residual and restriction");
 }
@@ -951,9 +971,23 @@ void prolong_correction_device(const view_accessor<const T, Rank>& coarse, const
   index_t rows = 0;
   // four points of a row a thread: the row's taps are worked out once for the four
   const dim3 grid = rows_grid<Rank>(fine.n, 128, rows, 4);
-  prolong_correction_kernel<T, Rank><<<grid, 128>>>(coarse, fine, coarse_op, modes, rows);
+  prolong_correction_kernel<T, Rank><<<grid, 128, 0, launch_stream>>>(coarse, fine, coarse_op, modes, rows);
   detail::check_launch("prolong_correction_kernel (view '" + std::string(fine.label) + "')", "multigrid prolongation");
 }
+
+template <class T, int Rank>
+void zero_interior_device(const view_accessor<T, Rank>& v) {
+  static_assert(Rank == 2 || Rank == 3);
+  if (empty<Rank>(v.n)) return;
+  index_t rows = 0;
+  const dim3 grid = rows_grid<Rank>(v.n, 256, rows);
+  zero_interior_kernel<T, Rank><<<grid, 256, 0, launch_stream>>>(v, rows);
+  detail::check_launch("zero_interior_kernel (view '" + std::string(v.label) + "')", "multigrid zero fill");
+}
+
+namespace detail {
+void multigrid_launch_stream(cudaStream_t stream) { launch_stream = stream; }
+}  // namespace detail
 
 template <class T, int Rank>
 void coarse_cg_device(const view_accessor<T, Rank>& u, const view_accessor<const T, Rank>& g,
@@ -966,7 +1000,7 @@ void coarse_cg_device(const view_accessor<T, Rank>& u, const view_accessor<const
   if (points > coarse_cg_max_points)
     throw invalid_argument_error("tessera: multigrid coarse CG in one block: view '" + std::string(u.label) + "' has " +
                                  std::to_string(points) + " points, more than " + std::to_string(coarse_cg_max_points));
-  coarse_cg_kernel<T, Rank><<<1, cg_threads>>>(u, g, r, p, q, op, rtol, max_iterations, singular);
+  coarse_cg_kernel<T, Rank><<<1, cg_threads, 0, launch_stream>>>(u, g, r, p, q, op, rtol, max_iterations, singular);
   detail::check_launch("coarse_cg_kernel (view '" + std::string(u.label) + "')", "multigrid coarse solve");
 }
 
@@ -983,6 +1017,7 @@ void coarse_cg_device(const view_accessor<T, Rank>& u, const view_accessor<const
                                                const coarsening_modes<R>&);                                         \
   template void prolong_correction_device<T, R>(const view_accessor<const T, R>&, const view_accessor<T, R>&,       \
                                                 const star_level<T, R>&, const coarsening_modes<R>&);               \
+  template void zero_interior_device<T, R>(const view_accessor<T, R>&);                                         \
   template void coarse_cg_device<T, R>(const view_accessor<T, R>&, const view_accessor<const T, R>&,                \
                                        const view_accessor<T, R>&, const view_accessor<T, R>&,                      \
                                        const view_accessor<T, R>&, const star_level<T, R>&, double, int, bool);

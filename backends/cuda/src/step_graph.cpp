@@ -20,6 +20,7 @@ step_graph::step_graph() {
 
 step_graph::~step_graph() {
   if (capturing_) abandon_capture();
+  if (stream_) (void)cudaStreamSynchronize(stream_);  // a launch_async's graph has run
   if (exec_) cudaGraphExecDestroy(exec_);
   if (graph_) cudaGraphDestroy(graph_);
   if (stream_) cudaStreamDestroy(stream_);
@@ -72,6 +73,11 @@ void step_graph::launch(int times) {
   }
   // before the graph and the stream go: the launches must have run
   TESSERA_CUDA_CHECK(cudaStreamSynchronize(stream_), "tessera::iterate: the steps of a step graph");
+}
+
+void step_graph::launch_async() {
+  TESSERA_CUDA_CHECK(cudaGraphLaunch(exec_, stream_), "launching a recorded graph");
+  ++counts.launched;
 }
 
 }  // namespace detail

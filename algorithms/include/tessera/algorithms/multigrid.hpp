@@ -20,7 +20,8 @@
 //   [lambda_max / 8, lambda_max] of D^-1 A, lambda_max = 2 (Gershgorin's bound, which every
 //   operator here meets).
 // - Cycles: V, W, F; opt.full_multigrid starts with one FMG pass (nested iteration on the
-//   error equation from the initial guess: the coarse problems have homogeneous boundaries).
+//   error equation from the initial guess: the coarse problems have homogeneous boundaries,
+//   and level 0 adds their prolonged answer to u before its own cycle).
 // - The residual is measured in the max norm after each cycle; the solve stops when it is at
 //   most opt.tol * reference, reference = max(max |f|, the initial residual), or after
 //   opt.max_cycles, or when two cycles in a row reduce it by less than a factor 0.8
@@ -34,7 +35,10 @@
 //   multigrid_kernels.hpp, found by argument-dependent lookup on the policy) runs the
 //   levels on them where they apply (a constant star, no periodic axis): the same
 //   arithmetic as the point functions in fewer passes and launches. fused_kernels() says
-//   whether a solver does.
+//   whether a solver does. Where the policy also records launches (cycle_recording_for),
+//   a V-cycle's part from the first level of at most opt.graph_below_points points down is
+//   recorded once and replayed each cycle as one launch (a CUDA graph): the same kernels
+//   with the same arguments, so the results are the same bit for bit.
 #include <algorithm>
 #include <chrono>
 #include <concepts>
@@ -80,6 +84,10 @@ struct multigrid_options {
   double jacobi_weight = 0;       // 0: 4/5 in 2D, 6/7 in 3D, 2/3 in 1D
   double gauss_seidel_weight = 0; // red-black over-relaxation; 0: 1.15 in 2D, 1.2 in 3D, 1 in 1D
   index_t coarsest_points = 64;   // stop coarsening at or below this many points
+  // Where the policy records launches (cuda::automatic), the V-cycle's part from the first
+  // level below level 0 of at most this many points down is recorded once as a CUDA graph
+  // and replayed each cycle (coarse levels are launch-bound); 0 never records.
+  index_t graph_below_points = index_t(1) << 21;
   int coarse_max_iterations = 10000;
   double compatibility_tol = 1e-6;
   // Time each level's share (smoothing, residual, transfers; the coarse solve on the
@@ -200,6 +208,12 @@ class multigrid_solver {
   /// has_fused_kernels below); fused_kernels() says whether this solver uses them.
   static constexpr bool policy_has_multigrid_kernels() { return has_fused_kernels; }
   bool fused_kernels() const { return fused_; }
+  /// How many times the recorded coarse part of a cycle has been launched as one graph (0
+  /// where nothing is recorded: see multigrid_options::graph_below_points).
+  long long recorded_cycle_launches() const {
+    if constexpr (has_cycle_recording) return recording_.replayed();
+    else return 0;
+  }
 
   int levels() const { return static_cast<int>(lv_.size()); }
   const extents<Rank>& level_extents(int l) const { return lv_.at(static_cast<std::size_t>(l)).n; }
@@ -387,6 +401,8 @@ class multigrid_solver {
     if (opt_.jacobi_weight < 0 || opt_.jacobi_weight > 1 || !std::isfinite(opt_.jacobi_weight))
       bad("jacobi_weight = " + detail::sci(opt_.jacobi_weight) + " must be in (0, 1] (0 picks the default)");
     if (opt_.coarsest_points < 1) bad("coarsest_points = " + std::to_string(opt_.coarsest_points) + " must be >= 1");
+    if (opt_.graph_below_points < 0)
+      bad("graph_below_points = " + std::to_string(opt_.graph_below_points) + " must be >= 0 (0: never record)");
     if (opt_.coarse_max_iterations < 1)
       bad("coarse_max_iterations = " + std::to_string(opt_.coarse_max_iterations) + " must be >= 1");
     if (!(opt_.compatibility_tol >= 0) || !std::isfinite(opt_.compatibility_tol))
@@ -454,6 +470,8 @@ class multigrid_solver {
       c = coarsened(c, L.down);
     }
     const int last = levels() - 1;
+    for (int l = 1; l <= last && graph_level_ < 0 && opt_.graph_below_points > 0; ++l)
+      if (lv_[static_cast<std::size_t>(l)].n.size() <= opt_.graph_below_points) graph_level_ = l;
     for (int l = 0; l <= last; ++l) {
       auto& L = lv_[static_cast<std::size_t>(l)];
       const layout<Rank> lay(L.n, 1);
@@ -549,10 +567,20 @@ class multigrid_solver {
         residual_restrict_in(p, a, a, b, s, m);
         prolong_correction_in(p, a, b, s, m);
         { coarse_cg_in(p, b, a, b, b, b, s, 1.0, 1, false) } -> std::same_as<bool>;
+        zero_interior_in(p, b);
       };
 
+  // A recorder of launches (cycle_recording_for, found by argument-dependent lookup on the
+  // policy: cuda::automatic's records a CUDA graph), or none.
+  static constexpr bool has_cycle_recording = requires(const Policy& p) { cycle_recording_for(p).run([] {}); };
+  struct no_recording {};
+  static auto make_recording(const Policy& p) {
+    if constexpr (has_cycle_recording) return cycle_recording_for(p);
+    else return no_recording{};
+  }
+
   /// Level l's operator and walls as the fused kernels take them (its current conditions:
-  /// homogeneous below level 0, and on level 0 during an FMG pass or a preconditioning cycle).
+  /// homogeneous below level 0, and on level 0 during a preconditioning cycle).
   star_level<T, Rank> fused_level(int l, bool homogeneous = false) const {
     const auto& L = lv_[static_cast<std::size_t>(l)];
     star_level<T, Rank> s;
@@ -644,6 +672,12 @@ class multigrid_solver {
   }
 
   void set_zero(level& L) {
+    if constexpr (has_fused_kernels) {
+      if (fused_) {
+        zero_interior_in(policy_, L.u.accessor());
+        return;
+      }
+    }
     apply(policy_, multigrid_detail::combine_sweep<T>{T(0), T(0), T(0)}, inputs(L.g, L.g), L.u);
   }
 
@@ -731,8 +765,10 @@ class multigrid_solver {
       const view_accessor<const T, Rank> g = L.g.accessor();
       if (fused_ && l > 0 &&
           coarse_cg_in(policy_, L.u.accessor(), g, L.r.accessor(), L.p.accessor(), L.q.accessor(), fused_level(l),
-                       rtol, opt_.coarse_max_iterations, singular_))
+                       rtol, opt_.coarse_max_iterations, singular_)) {
+        coarse_in_one_launch_ = true;
         return;
+      }
     }
     residual(l, false);  // r = g - A u, projected where singular
     if (singular_) remove_mean(L.r, L, dot(L.r, L.ones, coarse_reduction) / static_cast<double>(L.n.size()));
@@ -772,7 +808,27 @@ class multigrid_solver {
     prolong_add(C.u, L.u, L.down);
   }
 
+  /// Whether cycle(l, kind) is recorded and replayed: the graph level, a V-cycle (or an
+  /// F-cycle's V part) as a solver, on the policy's own kernels only (red-black steps, a
+  /// coarsest level solved in one launch: seen on an earlier cycle), each level's views back
+  /// where they started after it (an even number of steps), no level timing (it waits).
+  bool recorded_cycle(int l, mg_cycle kind) const {
+    return has_cycle_recording && fused_ && l == graph_level_ && kind == mg_cycle::v && !symmetric_ &&
+           !opt_.time_levels && opt_.smoother == mg_smoother::red_black_gauss_seidel &&
+           (opt_.pre_smooth + opt_.post_smooth) % 2 == 0 && coarse_in_one_launch_;
+  }
+
   void cycle(int l, mg_cycle kind) {
+    if constexpr (has_cycle_recording) {
+      if (recorded_cycle(l, kind)) {
+        recording_.run([&] { cycle_levels(l, kind); });
+        return;
+      }
+    }
+    cycle_levels(l, kind);
+  }
+
+  void cycle_levels(int l, mg_cycle kind) {
     const int last = levels() - 1;
     if (l == last) {  // below level 0 the caller set u = 0
       timed(l, [&] { coarse_solve(l); });
@@ -815,44 +871,32 @@ class multigrid_solver {
     level_seconds_[static_cast<std::size_t>(l)] += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
-  /// Full multigrid on the error equation: e solves A e = f - A u with homogeneous
-  /// boundaries; the coarsest level is solved, each finer one starts from the prolonged
-  /// coarse answer and takes one cycle; then u += e.
+  /// Full multigrid: level 1's right-hand side is the restricted residual of u, each coarser
+  /// level's the restriction of the one above; the coarsest level is solved, and each finer
+  /// one below level 0 starts from the prolonged coarse answer (a correction: homogeneous
+  /// walls) and takes one cycle. Level 0 adds the prolonged correction to u and takes one
+  /// cycle on its own equation: by linearity the cycle on the error equation A e = f - A u
+  /// from e = P e_1 followed by u += e, without level 0's passes over e and r (on a GPU the
+  /// residual, a zero fill and the final sum were a sixth of the pass).
   void full_multigrid_pass() {
     const int last = levels() - 1;
-    auto& L0 = lv_[0];
-    residual(0, false);  // r0 = g - A u
-    view u0 = L0.u;
-    // e and the pass's residual: allocated by the first pass, kept for the next solve's
-    if (!(fmg_e_.layout() == u0.layout())) fmg_e_ = view("mg_fmg_e", u0.layout());
-    if (!fmg_r_.allocated()) fmg_r_ = view("mg_fmg_r", layout<Rank>(L0.n, 1));
-    // level 0's right-hand side becomes r0 and its unknown e (g is restored after)
-    view g_saved = L0.g;
-    L0.g = L0.r;
-    L0.r = fmg_r_;
-    L0.u = fmg_e_;
-    const auto bc0 = L0.bc;
-    L0.bc = detail::homogeneous(bc_);
-    for (int l = 0; l < last; ++l)
+    if (last == 0) {  // one level: its solve is the whole pass
+      coarse_solve(0);
+      return;
+    }
+    restrict_residual(0);
+    for (int l = 1; l < last; ++l)
       restrict_full_weighting(lv_[static_cast<std::size_t>(l)].g, lv_[static_cast<std::size_t>(l + 1)].g,
                               lv_[static_cast<std::size_t>(l)].down);
-    if (last > 0) set_zero(lv_[static_cast<std::size_t>(last)]);
+    set_zero(lv_[static_cast<std::size_t>(last)]);
     coarse_solve(last);
-    for (int l = last - 1; l >= 0; --l) {
-      auto& L = lv_[static_cast<std::size_t>(l)];
-      set_zero(L);
+    for (int l = last - 1; l >= 1; --l) {
+      set_zero(lv_[static_cast<std::size_t>(l)]);
       correct_from_coarser(l);  // e_l = P e_{l+1} (e_l was 0)
       cycle(l, opt_.cycle);
     }
-    // u = u0 + e
-    view e = L0.u;
-    L0.r = L0.g;
-    L0.g = g_saved;
-    L0.bc = bc0;
-    L0.u = u0;
-    add_scaled(L0.u, T(1), e);
-    // the pass's sweeps may have swapped e with level 0's scratch: keep whichever is not it
-    fmg_e_ = e;
+    correct_from_coarser(0);  // u += P e_1
+    cycle(0, opt_.cycle);
   }
 
   Policy policy_;
@@ -862,9 +906,11 @@ class multigrid_solver {
   bool singular_ = false;
   bool fused_ = false;  // the levels run on the policy's own kernels (see has_fused_kernels)
   bool step_pending_ = false;  // level 0's first smoothing step is in t (cycle_norm)
+  bool coarse_in_one_launch_ = false;  // the coarsest level's solve was one launch
+  int graph_level_ = -1;  // the first level below 0 of at most graph_below_points (-1: none)
   std::vector<level> lv_;
   std::vector<double> level_seconds_;
-  view fmg_e_, fmg_r_;  // full_multigrid_pass's correction and residual
+  decltype(make_recording(std::declval<const Policy&>())) recording_ = make_recording(policy_);
   // precondition(): a symmetric cycle (the smoothing after the correction the adjoint of the
   // one before, restriction the adjoint of prolongation)
   bool symmetric_ = false;

@@ -29,6 +29,7 @@
 //   residual_max      max |g - A' u| over the interior (NaN kept), r never written.
 //   residual_restrict coarse = full-weighting restriction of g - A' u, r never written.
 //   prolong_correction fine += linear prolongation of coarse (b = 0: a correction's walls).
+//   zero_interior     a coarse level's u = 0 before its cycle.
 //   coarse_cg         conjugate gradients on a small coarsest level in one block: the
 //                     reductions are block-wide, so the solve is one launch with no wait on
 //                     the host (as a chain of launches and reductions it was most of a
@@ -43,6 +44,7 @@
 #include "tessera/core/array.hpp"
 #include "tessera/core/grid_transfer.hpp"
 #include "tessera/core/star_level.hpp"
+#include "tessera/cuda/cycle_recording.hpp"
 #include "tessera/cuda/policy.hpp"
 
 namespace tessera::cuda {
@@ -79,6 +81,9 @@ template <class T, int Rank>
 void prolong_correction_device(const view_accessor<const T, Rank>& coarse, const view_accessor<T, Rank>& fine,
                         const star_level<T, Rank>& coarse_op, const coarsening_modes<Rank>& modes);
 
+/// v's interior = 0 (a coarse level's start in a cycle, on the stream a recording captures).
+template <class T, int Rank>
+void zero_interior_device(const view_accessor<T, Rank>& v);
 /// Conjugate gradients on A' u = g in one block from u, r, p, q the scratch (u's extents):
 /// until |r|_2 <= rtol |r_0|_2 or max_iterations; `singular` projects out the constants.
 /// For levels of at most coarse_cg_max_points points.
@@ -122,6 +127,13 @@ void prolong_correction_in(const automatic&, const view_accessor<const T, Rank>&
                     const star_level<T, Rank>& coarse_op, const std::type_identity_t<coarsening_modes<Rank>>& modes) {
   prolong_correction_device<T, Rank>(coarse, fine, coarse_op, modes);
 }
+template <class T, int Rank>
+  requires(Rank == 2 || Rank == 3)
+void zero_interior_in(const automatic&, const view_accessor<T, Rank>& v) {
+  zero_interior_device<T, Rank>(v);
+}
+/// The recorder of a cycle's coarse levels (cycle_recording.hpp), one per solver.
+inline cycle_recording cycle_recording_for(const automatic&) { return {}; }
 template <class T, int Rank>
   requires(Rank == 2 || Rank == 3)
 bool coarse_cg_in(const automatic&, const view_accessor<T, Rank>& u, const view_accessor<const T, Rank>& g,

@@ -48,6 +48,9 @@ class step_graph {
   void abandon_capture() noexcept;
   /// Launches the graph `times` times on the stream and waits for them.
   void launch(int times);
+  /// Launches the graph once without waiting: the legacy default stream's later work waits
+  /// for it (the stream is a blocking one); the destructor waits for it.
+  void launch_async();
 
  private:
   cudaStream_t stream_ = nullptr;
