@@ -427,9 +427,12 @@ void print(const std::vector<result>& rs) {
 
 /// Per (shape, precision, size): the fastest candidate of cuda::automatic. Rows for
 /// backends/cuda/tuning/table.csv.
-void write_tuning_table(const std::string& path, const std::vector<result>& rs, const std::string& device) {
+void write_tuning_table(const std::string& path, const std::vector<result>& rs, const cu::device_limits& lim) {
   std::ofstream f(path);
-  f << "device,shape_class,rank,radius,precision,points_log2,policy,note\n";
+  f << "architecture,multiprocessors,bandwidth_tbs,shape_class,rank,radius,precision,points_log2,policy,note\n";
+  const auto dc = cu::class_of(lim);
+  char bw[32];
+  std::snprintf(bw, sizeof bw, "%.2f", dc.bandwidth_tbs);
   std::vector<std::string> done;
   for (const auto& r : rs) {
     const std::string id = r.shape + r.precision + r.size;
@@ -443,9 +446,9 @@ void write_tuning_table(const std::string& path, const std::vector<result>& rs, 
       if (o.shape == r.shape && o.precision == r.precision && o.size == r.size && o.ran && o.median_ms > 0 &&
           cu::candidate_from_name(o.policy) && (!best || o.median_ms < best->median_ms))
         best = &o, points = o.gcells * o.median_ms * 1e6;
-    f << '"' << device << "\"," << r.shape_class << ',' << r.rank << ',' << r.radius << ',' << r.precision << ','
-      << cu::points_log2(points) << ',' << best->policy << ",\"" << r.size << ": " << std::to_string(best->fraction).substr(0, 4)
-      << " of copy\"\n";
+    f << "sm_" << dc.sm << ',' << dc.multiprocessors << ',' << bw << ',' << r.shape_class << ',' << r.rank << ','
+      << r.radius << ',' << r.precision << ',' << cu::points_log2(points) << ',' << best->policy << ",\"" << lim.name
+      << ": " << r.size << ": " << std::to_string(best->fraction).substr(0, 4) << " of copy\"\n";
   }
 }
 
@@ -755,7 +758,7 @@ int main(int argc, char** argv) {
       rs.insert(rs.end(), hs.begin(), hs.end());
     }
     if (!opt.smoke) report_automatic(rs);
-    if (!opt.tuning_table.empty()) write_tuning_table(opt.tuning_table, rs, cu::current_device_limits().name);
+    if (!opt.tuning_table.empty()) write_tuning_table(opt.tuning_table, rs, cu::current_device_limits());
     if (!opt.csv.empty()) write_csv(opt.csv, rs, copy_gbs);
     if (!opt.json.empty()) write_json(opt.json, rs, copy_gbs, dev);
     for (const auto& r : rs)

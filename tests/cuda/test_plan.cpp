@@ -308,48 +308,80 @@ TEST_CASE("plan: vector_streaming gives a lane one 16-byte vector, a warp a row,
   CHECK(contains(one.reason, "cuda::naive"));
 }
 
-TEST_CASE("tuning table: parsed, nearest size looked up, bad rows named, automatic plans the table's choice") {
+TEST_CASE("tuning table: parsed, nearest device class and size looked up, bad rows named, automatic plans the table's choice") {
   const std::string text =
       "# comment\n"
-      "device,shape_class,rank,radius,precision,points_log2,policy,note\n"
-      "\"NVIDIA H100 80GB HBM3\",star,3,1,float,27,cuda:shared-streaming,\"512x512x512: 0.77 of copy\"\n"
-      "NVIDIA H100 80GB HBM3,star,3,1,float,24,cuda:naive,\n"
-      "NVIDIA H100 80GB HBM3,star,3,1,double,27,cuda:naive,\n";
+      "architecture,multiprocessors,bandwidth_tbs,shape_class,rank,radius,precision,points_log2,policy,note\n"
+      "sm_90,132,3.35,star,3,1,float,27,cuda:shared-streaming,\"H100: 512x512x512, 0.77 of copy\"\n"
+      "sm_90,132,3.35,star,3,1,float,24,cuda:naive,\n"
+      "sm_90,132,3.35,star,3,1,double,27,cuda:naive,\n"
+      "sm_80,108,2.04,star,3,1,float,27,cuda:streaming,\n";
   const auto t = cu::parse_tuning_table(text, "t.csv");
-  REQUIRE(t.size() == 3);
-  const std::string h100_name = "NVIDIA H100 80GB HBM3";
+  REQUIRE(t.size() == 4);
+  const cu::device_class h100_class = cu::class_of(h100), h200_class{90, 132, 4.8}, a100_class{80, 108, 2.04};
+  CHECK(h100_class.sm == 90);
+  CHECK(h100_class.to_string() == "sm_90, 132 SMs, 3.35 TB/s");
   CHECK(cu::points_log2(512.0 * 512 * 512) == 27);
   CHECK(cu::points_log2(256.0 * 256 * 256) == 24);
   CHECK(cu::points_log2(1) == 0);
   // the row of the nearest measured size applies
-  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(h100_name, 512.0 * 512 * 512)) ==
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(h100_class, 512.0 * 512 * 512)) ==
         cu::candidate_of<cu::shared_streaming<>>);
-  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(h100_name, 1024.0 * 1024 * 1024)) ==
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(h100_class, 1024.0 * 1024 * 1024)) ==
         cu::candidate_of<cu::shared_streaming<>>);
-  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(h100_name, 256.0 * 256 * 256)) == cu::candidate_of<cu::naive<>>);
-  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(h100_name, 64.0 * 64 * 64)) == cu::candidate_of<cu::naive<>>);
-  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, double>(h100_name, 100)) == cu::candidate_of<cu::naive<>>);
-  CHECK_FALSE(cu::lookup(t, cu::make_tuning_key<ts::star<3, 2>, float>(h100_name, 100)));
-  CHECK_FALSE(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>("NVIDIA H200", 100)));
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(h100_class, 256.0 * 256 * 256)) == cu::candidate_of<cu::naive<>>);
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(h100_class, 64.0 * 64 * 64)) == cu::candidate_of<cu::naive<>>);
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, double>(h100_class, 100)) == cu::candidate_of<cu::naive<>>);
+  CHECK_FALSE(cu::lookup(t, cu::make_tuning_key<ts::star<3, 2>, float>(h100_class, 100)));
+  // a class the table never measured takes the nearest class's rows: an H200 (same
+  // architecture, more bandwidth) the H100's, not the other architecture's; another Ampere
+  // the A100's; a newer architecture the nearest compute capability's
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(h200_class, 512.0 * 512 * 512)) ==
+        cu::candidate_of<cu::shared_streaming<>>);
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(a100_class, 512.0 * 512 * 512)) ==
+        cu::candidate_of<cu::streaming<>>);
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(cu::device_class{86, 84, 0.94}, 256.0 * 256 * 256)) ==
+        cu::candidate_of<cu::streaming<>>);
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(cu::device_class{100, 148, 8.0}, 256.0 * 256 * 256)) ==
+        cu::candidate_of<cu::naive<>>);
+  CHECK(cu::class_distance(h100_class, h100_class) == 0);
+  CHECK(cu::class_distance(h200_class, h100_class) < cu::class_distance(h200_class, a100_class));
   CHECK(std::string(cu::shape_class_of<ts::box<2, 1>>::name) == "box");
   CHECK(std::string(cu::shape_class_of<ts::test::skewed3d>::name) == "custom");
-  CHECK_THROWS_WITH_AS(cu::parse_tuning_table("h\ndev,star,3,1,float,20,cuda:magic\n", "t.csv"),
+  const std::string head = "h\n";
+  CHECK_THROWS_WITH_AS(cu::parse_tuning_table(head + "sm_90,132,3.35,star,3,1,float,20,cuda:magic\n", "t.csv"),
                        doctest::Contains("t.csv:2: unknown policy 'cuda:magic'"), ts::invalid_argument_error);
-  CHECK_THROWS_WITH_AS(cu::parse_tuning_table("h\ndev,star,three,1,float,20,cuda:naive\n", "t.csv"),
+  CHECK_THROWS_WITH_AS(cu::parse_tuning_table(head + "sm_90,132,3.35,star,three,1,float,20,cuda:naive\n", "t.csv"),
                        doctest::Contains("t.csv:2: rank, radius and points_log2"), ts::invalid_argument_error);
-  CHECK_THROWS_WITH_AS(cu::parse_tuning_table("h\ndev,star\n", "t.csv"), doctest::Contains("t.csv:2: expected"),
+  CHECK_THROWS_WITH_AS(cu::parse_tuning_table(head + "sm_90,star\n", "t.csv"), doctest::Contains("t.csv:2: expected"),
                        ts::invalid_argument_error);
+  for (const std::string bad : {"H100,132,3.35", "sm_9x,132,3.35", "sm_90,0,3.35", "sm_90,132,-1", "sm_90,132,fast"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_WITH_AS(cu::parse_tuning_table(head + bad + ",star,3,1,float,20,cuda:naive\n", "t.csv"),
+                         doctest::Contains("t.csv:2: architecture, multiprocessors and bandwidth_tbs"),
+                         ts::invalid_argument_error);
+  }
   CHECK_NOTHROW(cu::builtin_tuning_table());
-  for (const auto& e : cu::builtin_tuning_table()) CHECK(!e.key.device.empty());
-  // no entry for this nominal device: the default rule, planned without a GPU
-  cu::device_limits nominal = h100;
-  nominal.name = "no such GPU";
-  CHECK(cu::make_plan<ts::star<3, 1>, float>(cu::automatic{}, ts::extents{64, 64, 64}, nominal).strategy ==
-        "pipelined");
-  // the default rule's pipelined ring does not fit: the next candidate that can run
-  CHECK(cu::make_plan<ts::star<3, 4>, double>(cu::automatic{}, ts::extents{64, 64, 64}, nominal).strategy ==
-        "shared_streaming");
-  CHECK(cu::make_plan<ts::star<1, 1>, float>(cu::automatic{}, ts::extents{100}, nominal).strategy == "naive");
+  for (const auto& e : cu::builtin_tuning_table()) CHECK((e.key.device.sm >= 10 && e.key.device.multiprocessors >= 1));
+  // automatic plans the shipped table's choice without a GPU: on the nominal H100 and on a
+  // device of another architecture alike (the nearest class's rows)
+  const auto shipped = *cu::lookup(cu::builtin_tuning_table(), cu::make_tuning_key<ts::star<3, 1>, float>(h100_class, 64.0 * 64 * 64));
+  std::string shipped_strategy;
+  cu::with_candidate(shipped, [&](auto policy) {
+    shipped_strategy = cu::make_plan<ts::star<3, 1>, float>(policy, ts::extents{64, 64, 64}, h100).strategy;
+  });
+  cu::device_limits other = h100;
+  other.name = "another GPU";
+  other.compute_major = 8;
+  other.multiprocessors = 108;
+  other.memory_bandwidth_tbs = 2.0;
+  for (const auto& lim : {h100, other}) {
+    CAPTURE(lim.name);
+    CHECK(cu::make_plan<ts::star<3, 1>, float>(cu::automatic{}, ts::extents{64, 64, 64}, lim).strategy == shipped_strategy);
+  }
+  // a case no row has (a custom shape) takes the default rule
+  CHECK(cu::make_plan<ts::test::skewed3d, float>(cu::automatic{}, ts::extents{64, 64, 64}, h100).strategy == "pipelined");
+  CHECK(cu::make_plan<ts::star<1, 1>, float>(cu::automatic{}, ts::extents{100}, h100).strategy == "naive");
 }
 
 // --- the one list of strategies (cuda/strategies.hpp) and what is derived from it ------
@@ -410,10 +442,10 @@ TEST_CASE("strategies: automatic's candidates are the listed strategies that say
   }
   CHECK_FALSE(cu::candidate_from_name("cuda:automatic").has_value());
   // the table's policy column accepts exactly those names
-  const std::string header = "device,shape_class,rank,radius,precision,points_log2,policy\n";
-  CHECK_THROWS_AS(cu::parse_tuning_table(header + "X,star,3,1,float,27,cuda:tiled\n", "t"),
+  const std::string header = "architecture,multiprocessors,bandwidth_tbs,shape_class,rank,radius,precision,points_log2,policy\n";
+  CHECK_THROWS_AS(cu::parse_tuning_table(header + "sm_90,132,3.35,star,3,1,float,27,cuda:tiled\n", "t"),
                   ts::invalid_argument_error);
-  CHECK(cu::parse_tuning_table(header + "X,star,3,1,float,27,cuda:vector-streaming\n", "t").size() == 1);
+  CHECK(cu::parse_tuning_table(header + "sm_90,132,3.35,star,3,1,float,27,cuda:vector-streaming\n", "t").size() == 1);
 }
 
 TEST_CASE("plan: temporal_blocking fuses up to its compiled steps, the halo grows with them, 1D is refused") {
@@ -589,15 +621,18 @@ TEST_CASE("edge rules: several steps fuse under a Neumann face only with coeffic
 }
 
 TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row measured faster") {
-  const std::string header = "device,shape_class,rank,radius,precision,points_log2,steps\n";
-  const auto t = cu::parse_fusion_table(header + "# comment\nX,star,3,1,float,27,4,\"note, with comma\"\nX,star,3,1,float,20,1\n", "t");
+  const std::string header = "architecture,multiprocessors,bandwidth_tbs,shape_class,rank,radius,precision,points_log2,steps\n";
+  const auto t = cu::parse_fusion_table(
+      header + "# comment\nsm_90,132,3.35,star,3,1,float,27,4,\"note, with comma\"\nsm_90,132,3.35,star,3,1,float,20,1\n", "t");
   REQUIRE(t.size() == 2);
   CHECK(t[0].steps == 4);
-  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>("X", 512.0 * 512 * 512)) == 4);
-  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>("X", 64.0 * 64 * 64)) == 1);  // nearest: 2^20
-  CHECK_FALSE(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, double>("X", 1e8)).has_value());
-  for (const std::string bad : {"X,star,3,1,float,27,0", "X,star,3,1,float,27,17", "X,star,3,1,float,27,4x",
-                                "X,star,3,1,float,27,", "X,star,3,1,float,27"}) {
+  const cu::device_class x{90, 132, 3.35};
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(x, 512.0 * 512 * 512)) == 4);
+  CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(x, 64.0 * 64 * 64)) == 1);  // nearest: 2^20
+  CHECK_FALSE(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, double>(x, 1e8)).has_value());
+  for (const std::string bad : {"sm_90,132,3.35,star,3,1,float,27,0", "sm_90,132,3.35,star,3,1,float,27,17",
+                                "sm_90,132,3.35,star,3,1,float,27,4x", "sm_90,132,3.35,star,3,1,float,27,",
+                                "sm_90,132,3.35,star,3,1,float,27"}) {
     CAPTURE(bad);
     const auto msg = ts::test::message_of<ts::invalid_argument_error>(
         [&] { cu::parse_fusion_table(header + bad + "\n", "f.csv"); });
@@ -606,15 +641,17 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
   // the shipped table parses, and automatic follows it within what temporal_blocking may fuse
   CHECK_FALSE(cu::builtin_fusion_table().empty());
   cu::device_limits lim = h100;
-  lim.name = "NVIDIA H100 80GB HBM3";
   const auto dirichlet = std::optional(ts::boundary_conditions<2>::uniform(ts::boundary::dirichlet(0)));
   ts::stencil<ts::star<2, 1>, float> five(ts::star<2, 1>{}, {-4.f, 1.f, 1.f, 1.f, 1.f});
   const int measured = *cu::lookup(cu::builtin_fusion_table(),
-                                   cu::make_tuning_key<ts::star<2, 1>, float>(lim.name, 8192.0 * 8192));
+                                   cu::make_tuning_key<ts::star<2, 1>, float>(cu::class_of(lim), 8192.0 * 8192));
   CHECK(cu::fusion_choice(lim, five, ts::extents<2>{8192, 8192}, dirichlet) == (measured > 1 ? measured : 0));
   CHECK(cu::fusion_choice(lim, five, ts::extents<2>{8192, 8192}, std::nullopt) == 0);  // no conditions: a sweep a step
-  lim.name = "Another GPU";
-  CHECK(cu::fusion_choice(lim, five, ts::extents<2>{8192, 8192}, dirichlet) == 0);  // no row: a sweep a step
+  lim.memory_bandwidth_tbs = 4.8;  // an H200 takes the H100's rows
+  CHECK(cu::fusion_choice(lim, five, ts::extents<2>{8192, 8192}, dirichlet) == (measured > 1 ? measured : 0));
+  ts::stencil<ts::star<2, 2>, float> nine(ts::star<2, 2>{}, {-5.f, 1.f, 1.f, 1.f, 1.f, 0.25f, 0.25f, 0.25f, 0.25f});
+  REQUIRE_FALSE(cu::lookup(cu::builtin_fusion_table(), cu::make_tuning_key<ts::star<2, 2>, float>(cu::class_of(lim), 8192.0 * 8192)));
+  CHECK(cu::fusion_choice(lim, nine, ts::extents<2>{8192, 8192}, dirichlet) == 0);  // no row: a sweep a step
   ts::stencil<ts::star<1, 1>, float> three(ts::star<1, 1>{}, {-2.f, 1.f, 1.f});
   CHECK(cu::fusion_choice(lim, three, ts::extents<1>{100},
                           std::optional(ts::boundary_conditions<1>::uniform(ts::boundary::dirichlet(0)))) == 0);

@@ -55,6 +55,12 @@ const device_limits& current_device_limits() {
     auto l = std::make_unique<device_limits>();
     l->name = p.name;
     l->compute_major = p.major;
+    l->compute_minor = p.minor;
+    int clock_khz = 0, bus_bits = 0;  // the tuning tables' bandwidth class (tuning.hpp)
+    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, dev) == cudaSuccess &&
+        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev) == cudaSuccess)
+      l->memory_bandwidth_tbs = 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e12;  // double data rate
+    (void)cudaGetLastError();
     l->max_threads_per_block = p.maxThreadsPerBlock;
     for (int a = 0; a < 3; ++a) {
       l->max_block_dim[a] = p.maxThreadsDim[a];

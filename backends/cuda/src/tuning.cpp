@@ -3,6 +3,7 @@
 #include "tessera/cuda/tuning.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -57,37 +58,70 @@ void for_each_row(std::string_view text, const std::string& origin, const char* 
     }
     const auto f = split_csv(line);
     const auto where = origin + ":" + std::to_string(line_no) + ": ";
-    if (f.size() < 7)
-      throw invalid_argument_error(where + "expected device,shape_class,rank,radius,precision,points_log2," +
+    if (f.size() < 9)
+      throw invalid_argument_error(where +
+                                   "expected architecture,multiprocessors,bandwidth_tbs,shape_class,rank,radius,"
+                                   "precision,points_log2," +
                                    last_column + "; got '" + std::string(line) + "'");
     row(f, where);
   }
 }
 
+/// A whole-field integer or number, or none.
+std::optional<int> whole_int(const std::string& f) {
+  try {
+    std::size_t used = 0;
+    const int v = std::stoi(f, &used);
+    if (used == f.size()) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+std::optional<double> whole_number(const std::string& f) {
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(f, &used);
+    if (used == f.size() && std::isfinite(v)) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
 tuning_key parse_key(const std::vector<std::string>& f, const std::string& where) {
   tuning_key k;
-  k.device = f[0];
-  k.shape_class = f[1];
-  try {
-    k.rank = std::stoi(f[2]);
-    k.radius = std::stoi(f[3]);
-    k.points_log2 = std::stoi(f[5]);
-  } catch (const std::exception&) {
-    throw invalid_argument_error(where + "rank, radius and points_log2 must be integers, got '" + f[2] + "', '" +
-                                 f[3] + "', '" + f[5] + "'");
-  }
-  k.precision = f[4];
+  const auto sm = f[0].rfind("sm_", 0) == 0 ? whole_int(f[0].substr(3)) : std::nullopt;
+  const auto sms = whole_int(f[1]);
+  const auto bw = whole_number(f[2]);
+  if (!sm || *sm < 10 || *sm > 200 || !sms || *sms < 1 || !bw || *bw < 0)
+    throw invalid_argument_error(where + "architecture, multiprocessors and bandwidth_tbs must be sm_XY, a count >= 1 "
+                                         "and a number >= 0, got '" +
+                                 f[0] + "', '" + f[1] + "', '" + f[2] + "'");
+  k.device = {*sm, *sms, *bw};
+  k.shape_class = f[3];
+  const auto rank = whole_int(f[4]), radius = whole_int(f[5]), points = whole_int(f[7]);
+  if (!rank || !radius || !points)
+    throw invalid_argument_error(where + "rank, radius and points_log2 must be integers, got '" + f[4] + "', '" +
+                                 f[5] + "', '" + f[7] + "'");
+  k.rank = *rank;
+  k.radius = *radius;
+  k.points_log2 = *points;
+  k.precision = f[6];
   return k;
 }
 
-/// The row of the same case as key measured at the nearest size.
+/// The row of the same case as key of the nearest device class, and of those the one
+/// measured at the nearest size.
 template <class Entry>
 const Entry* nearest(const std::vector<Entry>& table, const tuning_key& key) {
   const Entry* best = nullptr;
-  for (const auto& e : table)
-    if (e.key.same_case(key) &&
-        (!best || std::abs(e.key.points_log2 - key.points_log2) < std::abs(best->key.points_log2 - key.points_log2)))
-      best = &e;
+  double best_class = 0;
+  int best_size = 0;
+  for (const auto& e : table) {
+    if (!e.key.same_case(key)) continue;
+    const double d = class_distance(key.device, e.key.device);
+    const int size = std::abs(e.key.points_log2 - key.points_log2);
+    if (!best || d < best_class || (d == best_class && size < best_size)) best = &e, best_class = d, best_size = size;
+  }
   return best;
 }
 }  // namespace
@@ -97,11 +131,11 @@ std::vector<tuning_entry> parse_tuning_table(std::string_view text, const std::s
   for_each_row(text, origin, "policy", [&](const std::vector<std::string>& f, const std::string& where) {
     tuning_entry e;
     e.key = parse_key(f, where);
-    const auto c = candidate_from_name(f[6]);
+    const auto c = candidate_from_name(f[8]);
     if (!c) {
       std::string names;
       for (candidate k : all_candidates) names += (names.empty() ? "" : ", ") + candidate_name(k);
-      throw invalid_argument_error(where + "unknown policy '" + f[6] + "' (candidates: " + names + ")");
+      throw invalid_argument_error(where + "unknown policy '" + f[8] + "' (candidates: " + names + ")");
     }
     e.choice = *c;
     rows.push_back(e);
@@ -114,16 +148,10 @@ std::vector<fusion_entry> parse_fusion_table(std::string_view text, const std::s
   for_each_row(text, origin, "steps", [&](const std::vector<std::string>& f, const std::string& where) {
     fusion_entry e;
     e.key = parse_key(f, where);
-    std::size_t used = 0;
-    int steps = 0;
-    try {
-      steps = std::stoi(f[6], &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != f[6].size() || steps < 1 || steps > 16)
-      throw invalid_argument_error(where + "steps must be an integer from 1 to 16, got '" + f[6] + "'");
-    e.steps = steps;
+    const auto steps = whole_int(f[8]);
+    if (!steps || *steps < 1 || *steps > 16)
+      throw invalid_argument_error(where + "steps must be an integer from 1 to 16, got '" + f[8] + "'");
+    e.steps = *steps;
     rows.push_back(e);
   });
   return rows;
@@ -149,6 +177,22 @@ std::optional<candidate> lookup(const std::vector<tuning_entry>& table, const tu
 std::optional<int> lookup(const std::vector<fusion_entry>& table, const tuning_key& key) {
   if (const auto* e = nearest(table, key)) return e->steps;
   return std::nullopt;
+}
+
+std::string device_class::to_string() const {
+  char bw[32];
+  std::snprintf(bw, sizeof bw, "%.2f", bandwidth_tbs);
+  return "sm_" + std::to_string(sm) + ", " + std::to_string(multiprocessors) + " SMs, " + bw + " TB/s";
+}
+
+device_class class_of(const device_limits& lim) {
+  return {10 * lim.compute_major + lim.compute_minor, lim.multiprocessors, lim.memory_bandwidth_tbs};
+}
+
+double class_distance(const device_class& device, const device_class& row) {
+  const auto ratio = [](double a, double b) { return a > 0 && b > 0 ? std::fabs(std::log2(a / b)) : 0.0; };
+  return 1000.0 * (device.sm / 10 != row.sm / 10) + 10.0 * std::abs(device.sm - row.sm) +
+         ratio(device.bandwidth_tbs, row.bandwidth_tbs) + ratio(device.multiprocessors, row.multiprocessors);
 }
 
 int points_log2(double points) { return points <= 1 ? 0 : static_cast<int>(std::lround(std::log2(points))); }
@@ -178,7 +222,7 @@ void tuning_cache_store(const std::string& key, candidate c) {
 
 bool tuning_enabled() {
   const char* v = std::getenv("TESSERA_TUNE");
-  return !(v && std::string_view(v) == "0");
+  return v && std::string_view(v) == "1";
 }
 
 }  // namespace tessera::cuda

@@ -2,17 +2,19 @@
 // cuda::automatic: runs the strategy measured fastest for this device and case.
 //
 //   1. The tuning table (tuning.hpp; backends/cuda/tuning/table.csv, written by
-//      `tessera-bench --tuning-table` on each device) names the fastest candidate for
-//      (device, shape class, rank, radius, precision), per measured grid size; the row
-//      of the nearest size (in log2 of the points) applies.
-//   2. A case the table lacks (another GPU, a custom shape, a radius not benchmarked) is
-//      tuned on first use: every candidate that can run it is launched once to warm up
-//      and three times timed on the caller's views and stream, and the fastest is kept
-//      for the process, per device, shape, precision and extents. The tuning launches
-//      write `out`; the chosen launch that follows overwrites it.
-//   3. With TESSERA_TUNE=0 in the environment, such cases take the default rule instead:
+//      `tessera-bench --tuning-table` on a device of each class) names the fastest
+//      candidate for (device class, shape class, rank, radius, precision), per measured
+//      grid size; the rows of the nearest device class and, of those, the row of the
+//      nearest size (in log2 of the points) apply. Any GPU finds rows for the built-in
+//      stars and boxes the table measured: its own class's or its nearest sibling's.
+//   2. A case no row has (a custom shape, a radius not benchmarked) takes the default rule:
 //      pipelined for rank 2 and 3 (the fastest in most measured cases, perf/RESULTS.md),
 //      naive for rank 1 (the other candidates need a marching axis).
+//   3. With TESSERA_TUNE=1 in the environment, such a case is tuned on first use instead:
+//      every candidate that can run it is launched once to warm up and three times timed
+//      on scratch views of the caller's layout (the caller's output is never written by
+//      the tuner) on the caller's stream, and the fastest is kept for the process, per
+//      device, shape, precision and extents.
 //   Whatever the choice, if it cannot run on the caller's views (pipelined and
 //   vector_streaming need rows aligned to 16 bytes, pipelined a ring that fits the
 //   device's shared memory), the next of
@@ -66,14 +68,15 @@ candidate tune_on_first_use(const stencil<S, T>& st, const View<T, Rank, Space>&
   TESSERA_CUDA_CHECK(cudaEventCreate(&b), "cuda::automatic tuner: event");
   candidate best = default_rule<S>();
   float best_ms = std::numeric_limits<float>::max();
+  const View<T, Rank, Space> scratch(out.label() + "_tuning", out.layout());  // the caller's out is not written
   for (candidate c : all_candidates) {
     with_candidate(c, [&](auto policy) {
-      if (!runs_on<S>(policy, in, out)) return;
-      sweep(policy, st, in, out, stream);  // warm-up
+      if (!runs_on<S>(policy, in, scratch)) return;
+      sweep(policy, st, in, scratch, stream);  // warm-up
       std::vector<float> t;
       for (int k = 0; k < 3; ++k) {
         cudaEventRecord(a, stream);
-        sweep(policy, st, in, out, stream);
+        sweep(policy, st, in, scratch, stream);
         cudaEventRecord(b, stream);
         TESSERA_CUDA_CHECK(cudaEventSynchronize(b), "cuda::automatic tuner: timing");
         float ms = 0;
@@ -98,7 +101,7 @@ candidate table_choice(const device_limits& lim, double points) {
   if constexpr (S::rank == 1) {
     return candidate_of<naive<>>;
   } else {
-    if (const auto c = lookup(builtin_tuning_table(), make_tuning_key<S, T>(lim.name, points))) return *c;
+    if (const auto c = lookup(builtin_tuning_table(), make_tuning_key<S, T>(class_of(lim), points))) return *c;
     return detail::default_rule<S>();
   }
 }
@@ -126,7 +129,7 @@ candidate choose(const stencil<S, T>& st, const View<T, Rank, Space>& in, const 
       last = {&lim, in.extents(), c};
       return c;
     };
-    if (const auto c = lookup(builtin_tuning_table(), make_tuning_key<S, T>(lim.name, double(in.size()))))
+    if (const auto c = lookup(builtin_tuning_table(), make_tuning_key<S, T>(class_of(lim), double(in.size()))))
       return remember(*c);
     if (!tuning_enabled()) return detail::default_rule<S>();  // not remembered: the environment may change
     const std::string key = lim.name + "|" + shape_name<S>() + "|" + (sizeof(T) == 4 ? "float" : "double") +

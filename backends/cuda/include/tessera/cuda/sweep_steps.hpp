@@ -56,7 +56,7 @@ int fusion_choice(const device_limits& lim, const stencil<S, T>& st, const exten
   } else {
     const int most = fused_steps(temporal_blocking<>{}, st, e, bc);
     if (most <= 1) return 0;
-    const auto k = lookup(builtin_fusion_table(), make_tuning_key<S, T>(lim.name, double(e.size())));
+    const auto k = lookup(builtin_fusion_table(), make_tuning_key<S, T>(class_of(lim), double(e.size())));
     return k && *k > 1 ? std::min(*k, most) : 0;
   }
 }

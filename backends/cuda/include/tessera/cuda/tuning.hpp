@@ -1,10 +1,15 @@
 #pragma once
-// The tuning table behind cuda::automatic: for a (device, shape class, rank, radius,
-// precision, grid size) it names the fastest of the candidate strategies, as measured by
-// `tessera-bench --tuning-table` on that device. The table ships in the library
-// (backends/cuda/tuning/table.csv, compiled in). A case the table lacks is tuned on first
-// use: each candidate is timed on the caller's own views and the winner is remembered
-// for the process (tuning_cache). Plain host code: parsed and looked up without a GPU.
+// The tuning tables behind cuda::automatic, keyed by architecture as CUB's policies are:
+// for a (device class, shape class, rank, radius, precision, grid size) the table names the
+// fastest candidate strategy (table.csv) and how many time steps iterate fuses (fusion.csv),
+// as measured by tessera-bench on a device of that class. A device class is a compute
+// capability, an SM count and a memory bandwidth; a device the tables never measured takes
+// the rows of the nearest class (the same major architecture first, then the nearest compute
+// capability, then the nearest bandwidth and SM count), so a new GPU of a measured
+// architecture runs what its nearest sibling measured. A case no row has (a custom shape, a
+// radius never benchmarked) takes the default rule, or with TESSERA_TUNE=1 is timed once
+// on scratch views (never the caller's output) and remembered for the process
+// (tuning_cache). Plain host code: parsed and looked up without a GPU.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -13,6 +18,7 @@
 
 #include "tessera/core/shape.hpp"
 #include "tessera/cuda/candidates.hpp"
+#include "tessera/cuda/device_limits.hpp"
 
 namespace tessera::cuda {
 
@@ -35,17 +41,32 @@ struct shape_class_of<box<R, Radius>> {
   static constexpr const char* name = "box";
 };
 
+/// What a row was measured on: the architecture, its size and its memory.
+struct device_class {
+  int sm = 0;                // compute capability x 10: 90 for sm_90
+  int multiprocessors = 0;   // SMs
+  double bandwidth_tbs = 0;  // peak memory bandwidth (0: unknown)
+  std::string to_string() const;  // "sm_90, 132 SMs, 3.35 TB/s"
+};
+
+/// The class of a device (its compute capability, SMs and memory bandwidth).
+device_class class_of(const device_limits& lim);
+
+/// How far a row measured on class `row` is from device class `device`: another major
+/// architecture weighs most, then each step of compute capability, then the bandwidth's
+/// and the SM count's ratios (in powers of two). 0 for the same class.
+double class_distance(const device_class& device, const device_class& row);
+
 struct tuning_key {
-  std::string device;       // cudaDeviceProp::name, e.g. "NVIDIA H100 80GB HBM3"
+  device_class device;
   std::string shape_class;  // star, box, custom
   int rank = 0;
   int radius = 0;
   std::string precision;  // float, double
   int points_log2 = 0;    // log2 of the interior points, rounded (512^3: 27, 256^3: 24)
-  /// Same case up to the grid size (the lookup takes the nearest measured size).
+  /// Same case up to the device and the grid size (the lookup takes the nearest of each).
   bool same_case(const tuning_key& o) const {
-    return device == o.device && shape_class == o.shape_class && rank == o.rank && radius == o.radius &&
-           precision == o.precision;
+    return shape_class == o.shape_class && rank == o.rank && radius == o.radius && precision == o.precision;
   }
 };
 
@@ -53,7 +74,7 @@ struct tuning_key {
 int points_log2(double points);
 
 template <class S, class T>
-tuning_key make_tuning_key(const std::string& device, double points) {
+tuning_key make_tuning_key(const device_class& device, double points) {
   return {device, shape_class_of<S>::name, S::rank, shape_traits<S>::radius,
           sizeof(T) == 4 ? "float" : "double", points_log2(points)};
 }
@@ -64,15 +85,17 @@ struct tuning_entry {
 };
 
 /// Parses table text: a header line, then
-///   device,shape_class,rank,radius,precision,points_log2,policy[,anything else]
-/// ('#' starts a comment line). Throws invalid_argument_error naming the line.
+///   architecture,multiprocessors,bandwidth_tbs,shape_class,rank,radius,precision,points_log2,policy[,note]
+/// with architecture sm_XY ('#' starts a comment line). Throws invalid_argument_error naming
+/// the line.
 std::vector<tuning_entry> parse_tuning_table(std::string_view text, const std::string& origin);
 
 /// The table compiled into the library.
 const std::vector<tuning_entry>& builtin_tuning_table();
 
-/// The table's choice for key: among the rows of the same case, the one measured at the
-/// grid size nearest to key's (in log2 of the points); none if the case has no row.
+/// The table's choice for key: among the rows of the same case, those of the device class
+/// nearest to key's, and of those the one measured at the grid size nearest to key's (in
+/// log2 of the points); none if the case has no row.
 std::optional<candidate> lookup(const std::vector<tuning_entry>& table, const tuning_key& key);
 
 /// A row of the fusion table (backends/cuda/tuning/fusion.csv): how many steps per pass
@@ -83,7 +106,7 @@ struct fusion_entry {
 };
 
 /// Parses fusion-table text: a header line, then
-///   device,shape_class,rank,radius,precision,points_log2,steps[,anything else]
+///   architecture,multiprocessors,bandwidth_tbs,shape_class,rank,radius,precision,points_log2,steps[,note]
 /// ('#' starts a comment line; steps from 1 to 16). Throws invalid_argument_error naming
 /// the line.
 std::vector<fusion_entry> parse_fusion_table(std::string_view text, const std::string& origin);
@@ -91,8 +114,8 @@ std::vector<fusion_entry> parse_fusion_table(std::string_view text, const std::s
 /// The fusion table compiled into the library.
 const std::vector<fusion_entry>& builtin_fusion_table();
 
-/// The fusion table's steps for key: the row of the same case measured at the nearest
-/// grid size; none if the case has no row.
+/// The fusion table's steps for key: the row of the same case of the nearest device class
+/// and grid size; none if the case has no row.
 std::optional<int> lookup(const std::vector<fusion_entry>& table, const tuning_key& key);
 
 /// Choices made by the on-first-use tuner in this process, keyed by device, shape,
@@ -101,8 +124,8 @@ std::size_t tuning_cache_size();
 std::optional<candidate> tuning_cache_find(const std::string& key);
 void tuning_cache_store(const std::string& key, candidate c);
 
-/// False when the environment says TESSERA_TUNE=0 (then cases without a table entry
-/// take the documented default rule instead of being timed).
+/// True when the environment asks for the on-first-use tuner (TESSERA_TUNE=1): then a case
+/// without a row is timed once; otherwise it takes the documented default rule.
 bool tuning_enabled();
 
 }  // namespace tessera::cuda
