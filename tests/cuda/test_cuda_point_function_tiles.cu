@@ -1,0 +1,184 @@
+// Point functions on CUDA views, continued (test_cuda_point_function.cu has the physics
+// kernels, lambdas and 1D on every policy): tiles, chunks and reaches, rows off 16 bytes,
+// automatic's choices, and each policy's own lowering. Compiled by nvcc: the kernels are
+// instantiated here.
+#include "point_function_checks.hpp"
+
+namespace {
+/// Fields of different radii (0, 2, 1) and ghost widths wider than the radii: the
+/// pipelined kernel's copy schedule runs each field's planes at its own lead, the ring and
+/// tiled kernels stage each field with its own halo, and the streaming kernel prefetches
+/// each field's plane beyond its own reach.
+struct mixed_reach {
+  using reach_type = ts::reach<0, 2, 1>;
+  template <class A, class B, class C>
+  TESSERA_HD float operator()(const A& a, const B& b, const C& c) const {
+    return a() * (b(off<2, 0, 0>) - b(off<-2, 0, 0>) + b(off<0, 2, -2>) - b(off<0, -2, 2>) + 0.5f * b(off<-1, 1, 1>)) +
+           c(off<1, 1, 1>) * c(off<-1, -1, -1>) - c(off<0, -1, 1>) + b();
+  }
+};
+}  // namespace
+
+TEST_CASE_TEMPLATE("cuda point functions: tiles, chunks and reaches agree with host::serial and the Kokkos reference", P,
+                   ts::cuda::pipelined<>, ts::cuda::pipelined<64, 4, 1, 1>, ts::cuda::pipelined<32, 8, 0, 3, 3>,
+                   ts::cuda::pipelined<0, 0, 0, 0, 1>, ts::cuda::streaming<>, ts::cuda::streaming<32, 8, 3>,
+                   ts::cuda::streaming<16, 2, 1>, ts::cuda::streaming<128, 1, 64>, ts::cuda::vector_streaming<>,
+                   ts::cuda::vector_streaming<1, 3>, ts::cuda::vector_streaming<8, 1>, ts::cuda::shared_streaming<>,
+                   ts::cuda::shared_streaming<16, 4, 3, 5>, ts::cuda::shared_streaming<64, 2, 1, 1>,
+                   ts::cuda::coarsened<16, 8, 3>, ts::cuda::tiled<8, 4, 2>, ts::cuda::register_tiled<16, 4, 2>) {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  // extents not multiples of the tiles; 5 planes: fewer than one chunk of most tiles
+  for (const auto& n : {ts::extents<3>{13, 21, 45}, ts::extents<3>{5, 3, 7}, ts::extents<3>{70, 17, 33}}) {
+    ts::View<float, 3> a("a", n, 0), b("b", n, 3), c("c", n, 1), ref("mixed", n, 1);
+    fill_random(a, 21);
+    fill_random(b, 22);
+    fill_random(c, 23);
+    INFO(n.to_string());
+    check_against_host<P>(mixed_reach{}, ts::inputs(a, b, c), ts::outputs(ref), 1e-5);
+  }
+  {  // 2D, a field of radius 3 and one of radius 1, width not a multiple of the tile
+    const ts::extents<2> n{301, 517};
+    ts::View<float, 2> u("u", n, 3), v("v", n, 2), ref("r", n, 0);
+    fill_random(u, 24);
+    fill_random(v, 25);
+    const auto fn = ts::pointwise(ts::reach<3, 1>{}, [] TESSERA_HD(ts::field<float, 2, 3> f, ts::field<float, 2, 1> g) {
+      return f(off<3, 0>) - f(off<0, -3>) + 2.0f * f(off<-2, 1>) - g(off<1, -1>) * g(off<-1, 0>) + f();
+    });
+    check_against_host<P>(fn, ts::inputs(u, v), ts::outputs(ref), 1e-5);
+  }
+}
+
+TEST_CASE("cuda point functions: pipelined refuses rows off 16 bytes by name, vector_streaming runs them, automatic "
+          "runs streaming") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  const ts::extents<3> n{9, 10, 11};
+  const auto fn = ts::physics::div_k_grad<double>{10.0};
+  ts::View<double, 3> k_h("k", n, 1);
+  fill_random(k_h, 32);
+  const auto k = to_device(k_h, "k_d");
+  for (const int row_alignment : {1, 16}) {  // elements: 8 bytes (refused by pipelined), 128 bytes
+    INFO("row alignment " << row_alignment);
+    ts::View<double, 3> u_h("u", ts::layout<3>(n, 1, row_alignment)), ref("div_k_grad", n, 1);
+    fill_random(u_h, 31);
+    ts::apply(ts::host::serial{}, fn, ts::inputs(u_h, k_h), ts::outputs(ref));
+    const auto u = to_device(u_h, "u_d");
+    ts::View<double, 3> poisoned("out", ref.layout());
+    poison(poisoned);
+    const auto out = to_device(poisoned, "out_d");
+    const bool aligned = row_alignment == 16;
+    const auto why = message_of<ts::unsupported_error>(
+        [&] { ts::apply(ts::cuda::pipelined<>{}, fn, ts::inputs(u, k), ts::outputs(out)); });
+    if (aligned) {
+      CHECK(why == "(no exception)");
+      CHECK(max_relative_error(to_host(out), ref) <= 1e-12);
+      poison(poisoned);
+      ts::deep_copy(out, poisoned);
+    } else {
+      CHECK(why.find("cuda:pipelined") != std::string::npos);
+      CHECK(why.find("u_d") != std::string::npos);
+      CHECK(why.find("cuda::naive") != std::string::npos);
+    }
+    // vector_streaming reads and writes point by point (a lane's columns 32 apart): any row alignment
+    ts::View<double, 3> odd_out("out_odd_rows", ts::layout<3>(n, 1, row_alignment));
+    poison(odd_out);
+    const auto odd_rows = to_device(odd_out, "out_odd_rows_d");
+    ts::apply(ts::cuda::vector_streaming<>{}, fn, ts::inputs(u, k), ts::outputs(odd_rows));
+    CHECK(ts::cuda::last_launch().plan.strategy == "vector_streaming");
+    CHECK(max_relative_error(to_host(odd_rows), ref) <= 1e-12);
+    CHECK(ghosts_changed(to_host(odd_rows)) == 0);
+    ts::apply(ts::cuda::automatic{}, fn, ts::inputs(u, k), ts::outputs(out));
+    // streaming: the fastest on every point function (perf/log/run-16.md); rows of 256 bytes
+    CHECK(ts::cuda::last_launch().plan.strategy == "streaming");
+    CHECK(ts::cuda::last_launch().block[0] == 32);
+    CHECK(ts::cuda::last_launch().plan.chunk == 4);
+    const auto got = to_host(out);
+    CHECK(max_relative_error(got, ref) <= 1e-12);
+    CHECK(ghosts_changed(got) == 0);
+  }
+}
+
+TEST_CASE("cuda point functions: automatic runs naive in 1D, streaming's defaults in 2D") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  const auto bilap = ts::pointwise(ts::reach<2>{}, [] TESSERA_HD(ts::field<float, 1, 2> f) {
+    return f(off<-2>) - 4 * f(off<-1>) + 6 * f() - 4 * f(off<1>) + f(off<2>);
+  });
+  ts::View<float, 1> u1("u", ts::extents<1>{777}, 2), ref1("r", ts::extents<1>{777}, 0);
+  fill_random(u1, 41);
+  check_against_host<ts::cuda::automatic>(bilap, ts::inputs(u1), ts::outputs(ref1), 1e-5);
+  CHECK(ts::cuda::last_launch().plan.strategy == "naive");
+  const ts::extents<2> n{1000, 301};  // rows not a multiple of the chunk (8)
+  ts::View<float, 2> q("q", n, 1), vy("vy", n, 0), vx("vx", n, 0), ref("advected", n, 1);
+  fill_random(q, 42);
+  fill_random(vy, 43);
+  fill_random(vx, 44);
+  check_against_host<ts::cuda::automatic>(ts::physics::upwind_advection<float>{0.3f}, ts::inputs(q, vy, vx),
+                                          ts::outputs(ref), 1e-5);
+  const auto& launch = ts::cuda::last_launch();
+  CHECK(launch.plan.strategy == "streaming");
+  CHECK(launch.block[0] == 256);
+  CHECK(launch.block[1] == 1);
+  CHECK(launch.grid[1] == (1000 + 7) / 8);
+}
+
+namespace {
+/// The launch the last apply made: its strategy and block.
+void check_launch(const std::string& strategy, int bx, int by, int bz) {
+  const auto& launch = ts::cuda::last_launch();
+  CHECK(launch.plan.strategy == strategy);
+  CHECK(launch.block[0] == bx);
+  CHECK(launch.block[1] == by);
+  CHECK(launch.block[2] == bz);
+}
+}  // namespace
+
+TEST_CASE("cuda point functions: every policy runs its own lowering, a tile beyond shared memory is refused by name") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  const ts::extents<3> n{30, 20, 40};
+  ts::View<float, 3> u_h("u", n, 1), k_h("k", n, 1), ref("div_k_grad", n, 0);
+  fill_random(u_h, 51);
+  fill_random(k_h, 52);
+  const auto fn = ts::physics::div_k_grad<float>{10.0f};
+  check_against_host<ts::cuda::tiled<>>(fn, ts::inputs(u_h, k_h), ts::outputs(ref), 1e-5);
+  check_launch("tiled", 8, 8, 8);  // the block is the output tile: both fields staged as 10^3
+  CHECK(ts::cuda::last_launch().plan.shared_bytes == 2 * 10 * 10 * 10 * sizeof(float));
+  check_against_host<ts::cuda::coarsened<>>(fn, ts::inputs(u_h, k_h), ts::outputs(ref), 1e-5);
+  check_launch("coarsened", 32, 32, 1);
+  CHECK(ts::cuda::last_launch().plan.chunk == 32);
+  // rings of 2R + 2 = 4 slots plus 2R = 2 copies of 34 x 34 planes, two fields
+  CHECK(ts::cuda::last_launch().plan.shared_bytes == 2 * 6 * 34 * 34 * sizeof(float));
+  check_against_host<ts::cuda::shared_streaming<>>(fn, ts::inputs(u_h, k_h), ts::outputs(ref), 1e-5);
+  check_launch("shared_streaming", 32, 8, 1);
+  CHECK(ts::cuda::last_launch().plan.out_tile[1] == 16);  // 2 rows a thread
+  check_against_host<ts::cuda::register_tiled<>>(fn, ts::inputs(u_h, k_h), ts::outputs(ref), 1e-5);
+  check_launch("register_tiled", 32, 32, 1);
+  CHECK(ts::cuda::last_launch().plan.chunk == 32);
+  check_against_host<ts::cuda::temporal_blocking<>>(fn, ts::inputs(u_h, k_h), ts::outputs(ref), 1e-5);
+  check_launch("temporal_blocking", 32, 32, 1);
+  {  // coarsened in 1D stages its tile as tiled does, 256 threads a block (its 1D tile width)
+    ts::View<double, 1> u1("u1", ts::extents<1>{1000}, 2), r1("r1", ts::extents<1>{1000}, 0);
+    fill_random(u1, 53);
+    const auto bilap = ts::pointwise(ts::reach<2>{}, [] TESSERA_HD(ts::field<double, 1, 2> f) {
+      return f(off<-2>) - 4 * f(off<-1>) + 6 * f() - 4 * f(off<1>) + f(off<2>);
+    });
+    check_against_host<ts::cuda::coarsened<>>(bilap, ts::inputs(u1), ts::outputs(r1), 1e-13);
+    check_launch("coarsened", 256, 1, 1);
+    CHECK(ts::cuda::last_launch().plan.shared_bytes == (256 + 4) * sizeof(double));
+  }
+
+  // shared_streaming<64, 8, 2> on doubles with a radius-4 field: a ring of 18 planes of
+  // (64 + 8) x (16 + 8) doubles, 243 KiB; refused with the fix where the device allows less
+  const ts::extents<3> m{12, 12, 12};
+  ts::View<double, 3, ts::CudaSpace> up("u_prev_d", m, 0), u("u_d", m, 4), c2("c2_d", m, 0), out("out_d", m, 0);
+  const std::size_t bytes = 18 * 72 * 24 * sizeof(double);
+  const auto why = message_of<ts::unsupported_error>([&] {
+    ts::apply(ts::cuda::shared_streaming<64, 8, 2>{}, ts::physics::acoustic_step<double>{0.04}, ts::inputs(up, u, c2),
+              ts::outputs(out));
+  });
+  if (bytes > ts::cuda::current_device_limits().shared_per_block_optin) {
+    CHECK(why.find("cuda:shared-streaming") != std::string::npos);
+    CHECK(why.find("shared memory") != std::string::npos);
+    CHECK(why.find("smaller tile") != std::string::npos);
+  } else {
+    CHECK(why == "(no exception)");
+  }
+}
