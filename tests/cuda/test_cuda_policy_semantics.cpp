@@ -12,15 +12,18 @@
 
 #include "../support/cuda_support.hpp"
 #include "../support/test_support.hpp"
+#include "toy_strategy.hpp"
 
 namespace ts = tessera;
 namespace cu = tessera::cuda;
 using namespace ts::test;
 
-/// Every listed CUDA strategy (tessera/cuda/strategies.hpp, default tiles), then
-/// cuda::automatic and tessera::automatic.
+/// Every listed CUDA strategy (tessera/cuda/strategies.hpp, default tiles), a strategy
+/// from outside the library joined to the list as a user would join one (toy_strategy.hpp:
+/// its kernels are compiled in test_toy_strategy.cu), then cuda::automatic and
+/// tessera::automatic.
 template <class... Strategies>
-std::tuple<Strategies..., cu::automatic, ts::automatic> cuda_policies_of(ts::type_list<Strategies...>);
+std::tuple<Strategies..., cu::toy_rows<>, cu::automatic, ts::automatic> cuda_policies_of(ts::type_list<Strategies...>);
 using cuda_policies = decltype(cuda_policies_of(cu::strategies{}));
 
 namespace {

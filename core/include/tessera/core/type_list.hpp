@@ -47,6 +47,18 @@ constexpr bool visit_type_at(type_list<Ts...>, std::size_t i, F&& f) {
   return ((k++ == i ? (f(Ts{}), true) : false) || ...);
 }
 
+/// The type at position I of List.
+template <std::size_t I, class List>
+struct type_at;
+template <std::size_t I, class T, class... Ts>
+struct type_at<I, type_list<T, Ts...>> : type_at<I - 1, type_list<Ts...>> {};
+template <class T, class... Ts>
+struct type_at<0, type_list<T, Ts...>> {
+  using type = T;
+};
+template <std::size_t I, class List>
+using type_at_t = typename type_at<I, List>::type;
+
 /// List's types T for which Keep<T>::value holds, in order.
 template <template <class> class Keep, class List>
 struct filter_types;

@@ -8,17 +8,16 @@
 //      nearest size (in log2 of the points) apply. Any GPU finds rows for the built-in
 //      stars and boxes the table measured: its own class's or its nearest sibling's.
 //   2. A case no row has (a custom shape, a radius not benchmarked) takes the default rule:
-//      pipelined for rank 2 and 3 (the fastest in most measured cases, perf/RESULTS.md),
-//      naive for rank 1 (the other candidates need a marching axis).
+//      the unit that declares automatic_default (candidates.hpp) where it has a kernel for
+//      the shape, else the last resort (in 1D: the others need a marching axis).
 //   3. With TESSERA_TUNE=1 in the environment, such a case is tuned on first use instead:
 //      every candidate that can run it is launched once to warm up and three times timed
 //      on scratch views of the caller's layout (the caller's output is never written by
 //      the tuner) on the caller's stream, and the fastest is kept for the process, per
 //      device, shape, precision and extents.
-//   Whatever the choice, if it cannot run on the caller's views (pipelined and
-//   vector_streaming need rows aligned to 16 bytes, pipelined a ring that fits the
-//   device's shared memory), the next of
-//   shared_streaming, naive that can runs instead.
+//   Whatever the choice, if it cannot run on the caller's views (some strategies need rows
+//   aligned to 16 bytes, or a ring that fits the device's shared memory), the first of
+//   automatic_fallbacks (the units' automatic_fallback order) that can runs instead.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -36,7 +35,8 @@ namespace detail {
 
 template <class S>
 constexpr candidate default_rule() {
-  return S::rank >= 2 ? candidate_of<pipelined<>> : candidate_of<naive<>>;
+  if constexpr (automatic_default_strategy::template has_kernel<S>) return candidate_of<automatic_default_strategy>;
+  else return automatic_fallbacks.back();
 }
 
 /// True when `policy` can run shape S on the views in, out on the current device: its
@@ -46,11 +46,11 @@ bool runs_on(const Policy& policy, const View<T, Rank, Space>& in, const View<T,
   return plan_for<S, T>(policy, in.extents()).ok() && view_requirement(policy, in, out).empty();
 }
 
-/// c if runs(policy of c), else the next of shared_streaming, naive for which it holds;
-/// naive, the last resort, is not asked.
+/// c if runs(policy of c), else the first of automatic_fallbacks for which it holds; the
+/// last resort is not asked.
 template <class F>
 candidate first_that_runs(candidate c, F&& runs) {
-  for (candidate next : {candidate_of<shared_streaming<>>, candidate_of<naive<>>}) {
+  for (candidate next : automatic_fallbacks) {
     bool ok = false;
     with_candidate(c, [&](auto policy) { ok = runs(policy); });
     if (ok) break;
@@ -99,7 +99,7 @@ candidate tune_on_first_use(const stencil<S, T>& st, const View<T, Rank, Space>&
 template <class S, class T>
 candidate table_choice(const device_limits& lim, double points) {
   if constexpr (S::rank == 1) {
-    return candidate_of<naive<>>;
+    return automatic_fallbacks.back();
   } else {
     if (const auto c = lookup(builtin_tuning_table(), make_tuning_key<S, T>(class_of(lim), points))) return *c;
     return detail::default_rule<S>();
@@ -112,7 +112,7 @@ template <class S, class T, int Rank, class Space>
 candidate choose(const stencil<S, T>& st, const View<T, Rank, Space>& in, const View<T, Rank, Space>& out,
                  cudaStream_t stream = nullptr) {
   if constexpr (S::rank == 1) {
-    return candidate_of<naive<>>;
+    return automatic_fallbacks.back();
   } else {
     const device_limits& lim = current_device_limits();
     // Iterative solvers call this every sweep with the same case: remember the last
@@ -146,7 +146,7 @@ void sweep(const automatic&, const stencil<S, T>& st, const View<T, Rank, Space>
            const View<T, Rank, Space>& out, cudaStream_t stream = nullptr) {
   // The choice may not run on these views (the table and the default rule know the case,
   // not the views' rows or this device's shared memory): then the next candidate that
-  // can, in the order shared_streaming, naive.
+  // can, in automatic_fallbacks' order.
   const candidate c = detail::first_that_runs(choose(st, in, out, stream),
                                               [&](auto policy) { return detail::runs_on<S>(policy, in, out); });
   with_candidate(c, [&](auto policy) {
@@ -162,7 +162,7 @@ void sweep_automatically(CudaSpace, const stencil<S, T>& st, const View<T, Rank,
 }
 
 /// The plan cuda::automatic runs from the table alone (see table_choice), on views built
-/// from extents: the table's choice, or the next of shared_streaming, naive that can run.
+/// from extents: the table's choice, or the first of automatic_fallbacks that can run.
 template <class S, class T>
 launch_plan make_plan(const automatic&, const extents<S::rank>& e, const device_limits& lim) {
   const candidate c = detail::first_that_runs(table_choice<S, T>(lim, double(e.size())),

@@ -1,7 +1,10 @@
 #pragma once
 // cuda::automatic's candidates: the listed strategies (strategies.hpp) that declare
 // `automatic_candidate = true`, in the list's order. The tuning table names them by their
-// policies' names; a new strategy joins by saying so in its own header.
+// policies' names; a new strategy joins by saying so in its own header. So do automatic's
+// roles (strategy.hpp): the default for cases no table row knows, the default for point
+// functions, the fallbacks in order, and the strategy of fused passes; each is derived here
+// from the traits the units declare, so no other file names a strategy for them.
 #include <array>
 #include <cstddef>
 #include <type_traits>
@@ -13,11 +16,59 @@ namespace tessera::cuda {
 namespace detail {
 template <class P>
 struct is_automatic_candidate : std::bool_constant<P::automatic_candidate> {};
+
+// A strategy's roles in cuda::automatic (strategy.hpp); a unit that declares none has none.
+template <class P>
+constexpr bool declares_automatic_default() {
+  if constexpr (requires { P::automatic_default; }) return P::automatic_default;
+  else return false;
+}
+template <class P>
+constexpr bool declares_automatic_point_default() {
+  if constexpr (requires { P::automatic_point_default; }) return P::automatic_point_default;
+  else return false;
+}
+template <class P>
+constexpr bool declares_automatic_fuses() {
+  if constexpr (requires { P::automatic_fuses; }) return P::automatic_fuses;
+  else return false;
+}
+template <class P>
+struct is_automatic_default : std::bool_constant<declares_automatic_default<P>()> {};
+template <class P>
+struct is_automatic_point_default : std::bool_constant<declares_automatic_point_default<P>()> {};
+template <class P>
+struct is_automatic_fuser : std::bool_constant<declares_automatic_fuses<P>()> {};
+template <class P>
+constexpr int automatic_fallback_of() {
+  if constexpr (requires { P::automatic_fallback; }) return P::automatic_fallback;
+  else return 0;
+}
+
+/// The one strategy of List (a role's holders): a role held by none or by several is a
+/// mistake in the units' traits.
+template <class List>
+struct the_one {
+  static_assert(List::size == 1, "tessera::cuda: exactly one listed strategy must declare each of cuda::automatic's "
+                                 "roles (automatic_default, automatic_point_default, automatic_fuses; strategy.hpp)");
+  using type = type_at_t<0, List>;
+};
 }  // namespace detail
 
 /// The strategies cuda::automatic chooses among (each compiled for every built-in shape
 /// with its default tiles).
 using automatic_candidates = filter_types_t<detail::is_automatic_candidate, strategies>;
+
+/// What cuda::automatic runs for a stencil no tuning-table row knows, where it has a kernel
+/// for the shape (else the last resort).
+using automatic_default_strategy =
+    typename detail::the_one<filter_types_t<detail::is_automatic_default, strategies>>::type;
+/// What cuda::automatic runs for point functions in 2D and 3D (the last resort in 1D).
+using automatic_point_default_strategy =
+    typename detail::the_one<filter_types_t<detail::is_automatic_point_default, strategies>>::type;
+/// The strategy of cuda::automatic's fused passes (iterate: sweep_steps.hpp).
+using automatic_fusing_strategy =
+    typename detail::the_one<filter_types_t<detail::is_automatic_fuser, strategies>>::type;
 
 /// One of cuda::automatic's candidates: its position in automatic_candidates.
 class candidate {
@@ -45,6 +96,36 @@ inline constexpr auto all_candidates = [] {
   for (std::size_t i = 0; i < a.size(); ++i) a[i] = candidate(i);
   return a;
 }();
+
+namespace detail {
+template <class... Ts>
+constexpr std::array<int, sizeof...(Ts)> fallback_orders(type_list<Ts...>) {
+  return {automatic_fallback_of<Ts>()...};
+}
+inline constexpr auto candidate_fallback_orders = fallback_orders(automatic_candidates{});
+inline constexpr std::size_t fallback_count = [] {
+  std::size_t n = 0;
+  for (int o : candidate_fallback_orders) n += o > 0;
+  return n;
+}();
+static_assert(fallback_count > 0, "tessera::cuda: cuda::automatic needs a last resort: a candidate strategy that "
+                                  "declares automatic_fallback (strategy.hpp)");
+}  // namespace detail
+
+/// The candidates cuda::automatic tries, in this order, when its choice cannot run on the
+/// caller's views (the units' automatic_fallback: 1, 2, ...); the last is the last resort,
+/// which needs no marching axis and no row alignment.
+inline constexpr auto automatic_fallbacks = [] {
+  std::array<candidate, detail::fallback_count> a{};
+  std::size_t n = 0;
+  for (int order = 1; n < a.size(); ++order)
+    for (std::size_t i = 0; i < detail::candidate_fallback_orders.size(); ++i)
+      if (detail::candidate_fallback_orders[i] == order) a[n++] = candidate(i);
+  return a;
+}();
+
+/// The last resort as a type: the policy (default tiles) of automatic_fallbacks.back().
+using automatic_last_resort_strategy = type_at_t<automatic_fallbacks.back().index(), automatic_candidates>;
 
 /// Calls f with the policy value (default tiles) of candidate c.
 template <class F>

@@ -4,24 +4,21 @@
 // unit-tested on machines without a GPU; kernels only execute a plan. Each strategy plans
 // itself (its `plan`, strategies/<name>.hpp); this is the one entry for all of them.
 #include <string>
+#include <type_traits>
 
 #include "tessera/cuda/launch_plan.hpp"
 #include "tessera/cuda/policy.hpp"
 
 namespace tessera::cuda {
 
-namespace detail {
-/// True for the policies of the listed strategies (any tile parameters).
+/// The policies of a strategy (any tile parameters): a device_policy with the members
+/// strategy.hpp describes. The listed strategies are such policies, and so is a strategy
+/// written outside the library (its kernels compiled with TESSERA_CUDA_INSTANTIATE).
 template <class P>
-inline constexpr bool is_kernel_policy = [] {
-  if constexpr (requires { typename P::strategy; }) return list_contains<typename P::strategy, strategies>;
-  else return false;
-}();
-}  // namespace detail
-
-/// The policies of the listed strategies.
-template <class P>
-concept kernel_policy = detail::is_kernel_policy<P>;
+concept kernel_policy = std::is_base_of_v<device_policy, P> && requires { typename P::strategy; } &&
+                        requires(const extents<3>& e, const device_limits& lim) {
+                          P::template plan<star<3, 1>, float>(e, lim);
+                        };
 
 /// The plan `policy` runs for shape S and element type T on extents e, on a device with
 /// limits lim.

@@ -2,7 +2,7 @@
 // Point functions on cuda::shared_streaming and cuda::coarsened: 2.5D slicing with every
 // field a point function reads beyond the point staged plane by plane in a ring in shared
 // memory by ordinary loads (cuda::pipelined does the same with asynchronous copies:
-// point_function_pipelined.hpp), the user's function called on windows into the rings.
+// strategies/pipelined/point_function.hpp), the user's function called on windows into the rings.
 //
 // Geometry: a BlockX x BlockY block owns a tile of output columns and marches `chunk`
 // planes along the slowest axis (z in 3D, y in 2D). Each thread computes Rows outputs a
@@ -14,7 +14,7 @@
 // A window is an element pointer plus constant strides (core/point_function.hpp), so the
 // 2R + 1 planes one window spans must lie at one stride from each other: the ring of
 // S = 2R + 2 slots is followed by copies of its first 2R slots, written by the thread that
-// stores the plane (the layout of point_function_pipelined.hpp).
+// stores the plane (the layout of strategies/pipelined/point_function.hpp).
 //
 // Per step i (plane m0 + i; a field's planes numbered rel = 0, 1, ... from m0 - R):
 //   1. store plane rel = i + 2R (already in this thread's registers, or loaded now), into
@@ -97,25 +97,15 @@ struct point_shared_rings {
   static constexpr int held_elements = held<reach_type::fields>();
 };
 
-/// The grid and chunk of a block marching the slowest axis of extents e over out_x x out_y
-/// output tiles (2D: out_x), p.block and p.shared_bytes already set: planes_per_block planes
-/// a block, or (0) streaming_chunk's choice for a reach of reach_max along the march, given
-/// the blocks that fit an SM by threads and shared memory. Shared by the ring and pipelined
-/// point-function plans.
+/// The planes a block of a staged point-function mainloop marches over out_x x out_y output
+/// tiles (2D: out_x) of extents e, p.block and p.shared_bytes already set: planes_per_block,
+/// or (0) streaming_chunk's choice for a reach of reach_max along the march, given the
+/// blocks that fit an SM. Shared by the ring and pipelined point-function plans.
 template <int Rank>
-void plan_staged_march(launch_plan& p, const extents<Rank>& e, int out_x, int out_y, int reach_max,
+int staged_march_chunk(const launch_plan& p, const extents<Rank>& e, int out_x, int out_y, int reach_max,
                        int planes_per_block, const device_limits& lim) {
-  p.out_tile[0] = out_x;
-  if constexpr (Rank == 3) p.out_tile[1] = out_y;
-  const int m_dim = Rank == 3 ? 2 : 1;
-  long long tiles = 1;
-  for (int a = 0; a < m_dim; ++a) tiles *= ceil_div(virtual_extent(e, 2 - a), p.out_tile[a]);
-  const auto by_shared =
-      p.shared_bytes == 0 ? 64 : static_cast<int>((lim.shared_per_block_optin + 1024) / (p.shared_bytes + 1024));
-  const int resident = std::max(1, std::min(2048 / p.threads(), by_shared));
-  p.chunk = planes_per_block > 0 ? planes_per_block : streaming_chunk(2 * reach_max, tiles, e[0], resident, lim);
-  p.out_tile[m_dim] = p.chunk;
-  cover(p, e);
+  if (planes_per_block > 0) return planes_per_block;
+  return streaming_chunk(2 * reach_max, plane_tiles(e, out_x, out_y), e[0], resident_blocks_estimate(p, lim), lim);
 }
 
 /// The launch of a ring kernel (Tile: point_ring_tile) over extents e, or why it cannot run.
@@ -130,11 +120,20 @@ launch_plan point_ring_plan(const std::string& strategy, const extents<Rank>& e,
     using rings = point_shared_rings<F, T, Rank, Tile::block_x, Tile::block_y, Tile::rows>;
     p.block[0] = Tile::block_x, p.block[1] = Tile::block_y, p.block[2] = 1;
     p.shared_bytes = rings::elements * sizeof(T);
-    plan_staged_march(p, e, geometry::tile_w, geometry::tile_h, F::reach_type::max, Tile::chunk, lim);
-    check_limits(p, lim);
-    return p;
+    const int chunk =
+        staged_march_chunk(p, e, geometry::tile_w, geometry::tile_h, F::reach_type::max, Tile::chunk, lim);
+    return marched(p, e, geometry::tile_w, geometry::tile_h, chunk, lim);
   }
 }
+
+/// The ring mainloop as a strategy's point-function lowering (strategy.hpp), on Tile (a
+/// point_ring_tile); Strategy names the launch.
+template <class Strategy, class Tile>
+struct ring_points {
+  template <class F, class T, int Rank, std::size_t NI, std::size_t NO>
+  static void sweep(const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
+                    const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream);
+};
 
 }  // namespace tessera::cuda::detail
 
@@ -254,4 +253,22 @@ __global__ void __launch_bounds__(BlockX * BlockY) ring_point_sweep(const P p, c
 }
 
 }  // namespace tessera::cuda::kernels
+
+namespace tessera::cuda::detail {
+
+template <class Strategy, class Tile>
+template <class F, class T, int Rank, std::size_t NI, std::size_t NO>
+void ring_points<Strategy, Tile>::sweep(const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
+                                       const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream) {
+  const auto plan = point_ring_plan<F, T, Rank, Tile>(plan_label<Strategy>(), in[0].extents(), current_device_limits());
+  if (!plan.ok()) throw point_function_refused(policy, plan.reason);
+  if constexpr (Rank >= 2)
+    launch_kernel_after_previous(
+        &kernels::ring_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y, Tile::rows, Tile::ahead,
+                                   point_params<F, T, Rank, NI, NO>>,
+        "ring_point_sweep", policy, "point function", plan, dim3(Tile::block_x, Tile::block_y, 1), plan.shared_bytes,
+        stream, p, plan.chunk);
+}
+
+}  // namespace tessera::cuda::detail
 #endif

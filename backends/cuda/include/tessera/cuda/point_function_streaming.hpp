@@ -81,17 +81,20 @@ launch_plan point_column_plan(const std::string& strategy, const extents<Rank>& 
     return p;
   } else {
     p.block[0] = Tile::block_x, p.block[1] = Tile::block_y, p.block[2] = 1;
-    p.chunk = Tile::chunk;
-    if constexpr (Rank == 3) {
-      p.out_tile[0] = Tile::block_x * Tile::vec, p.out_tile[1] = Tile::block_y, p.out_tile[2] = Tile::chunk;
-    } else {
-      p.out_tile[0] = Tile::block_x * Tile::block_y * Tile::vec, p.out_tile[1] = Tile::chunk, p.out_tile[2] = 1;
-    }
-    cover(p, e);
-    check_limits(p, lim);
-    return p;
+    // 3D: the block's threads tile the plane; 2D: they all lie along the row
+    return marched(p, e, Tile::block_x * (Rank == 3 ? 1 : Tile::block_y) * Tile::vec, Tile::block_y, Tile::chunk, lim);
   }
 }
+
+/// The marching mainloop as a strategy's point-function lowering (strategy.hpp): each thread
+/// marches Tile's columns (a point_column_tile); Strategy names the launch. A 1D grid, or
+/// one beyond CUDA's limits, is refused naming the caller's policy.
+template <class Strategy, class Tile>
+struct marching_points {
+  template <class F, class T, int Rank, std::size_t NI, std::size_t NO>
+  static void sweep(const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
+                    const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream);
+};
 
 }  // namespace tessera::cuda::detail
 
@@ -154,4 +157,21 @@ __global__ void __launch_bounds__(BlockX * BlockY)
 }
 
 }  // namespace tessera::cuda::kernels
+
+namespace tessera::cuda::detail {
+
+template <class Strategy, class Tile>
+template <class F, class T, int Rank, std::size_t NI, std::size_t NO>
+void marching_points<Strategy, Tile>::sweep(const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
+                                           const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream) {
+  const auto plan = point_column_plan<Tile>(plan_label<Strategy>(), in[0].extents(), current_device_limits());
+  if (!plan.ok()) throw point_function_refused(policy, plan.reason);
+  if constexpr (Rank >= 2)
+    launch_kernel_after_previous(
+        &kernels::marching_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y, Tile::vec>,
+        "marching_point_sweep", policy, "point function", plan, dim3(Tile::block_x, Tile::block_y, 1), 0, stream, p,
+        plan.chunk);
+}
+
+}  // namespace tessera::cuda::detail
 #endif

@@ -1,5 +1,5 @@
 #pragma once
-// Point functions on cuda::tiled: the textbook shared-memory tiling. A block of
+// Point functions on cuda::tiled (and cuda::coarsened in 1D): the textbook shared-memory tiling. A block of
 // TileX x TileY x TileZ threads computes that tile of outputs, one point a thread; every
 // field the function reads beyond the point is first loaded cooperatively into shared
 // memory as the tile plus its own R-point halo on every side, then one __syncthreads, then
@@ -46,19 +46,26 @@ struct point_staged_tiles {
   static constexpr std::size_t elements = offset<reach_type::fields>();
 };
 
-/// The launch of the tiled point-function kernel (Tile: tiled's tiled_tile) over extents e;
-/// `strategy` names it in the launch record (tiled, or coarsened in 1D).
-template <class F, class T, int Rank, class Tile>
+/// The launch of the tiled point-function kernel on a TileX x TileY x TileZ block over extents
+/// e; `strategy` names it in the launch record (tiled, or coarsened in 1D).
+template <class F, class T, int Rank, int TileX, int TileY, int TileZ>
 launch_plan point_tiled_plan(const std::string& strategy, const extents<Rank>& e, const device_limits& lim) {
   launch_plan p;
   p.strategy = strategy;
-  p.block[0] = Tile::tile_x, p.block[1] = Tile::tile_y, p.block[2] = Tile::tile_z;
+  p.block[0] = TileX, p.block[1] = TileY, p.block[2] = TileZ;
   for (int a = 0; a < 3; ++a) p.out_tile[a] = p.block[a];
-  p.shared_bytes = point_staged_tiles<F, Rank, Tile::tile_x, Tile::tile_y, Tile::tile_z>::elements * sizeof(T);
-  cover(p, e);
-  check_limits(p, lim);
-  return p;
+  p.shared_bytes = point_staged_tiles<F, Rank, TileX, TileY, TileZ>::elements * sizeof(T);
+  return covered(p, e, lim);
 }
+
+/// The tiled mainloop as a strategy's point-function lowering (strategy.hpp): a TileX x TileY
+/// x TileZ block, the output tile, one point a thread; Strategy names the launch.
+template <class Strategy, int TileX, int TileY, int TileZ>
+struct tiled_points {
+  template <class F, class T, int Rank, std::size_t NI, std::size_t NO>
+  static void sweep(const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
+                    const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream);
+};
 
 }  // namespace tessera::cuda::detail
 
@@ -134,4 +141,22 @@ __global__ void __launch_bounds__(TileX * TileY * TileZ) tiled_point_sweep(const
 }
 
 }  // namespace tessera::cuda::kernels
+
+namespace tessera::cuda::detail {
+
+template <class Strategy, int TileX, int TileY, int TileZ>
+template <class F, class T, int Rank, std::size_t NI, std::size_t NO>
+void tiled_points<Strategy, TileX, TileY, TileZ>::sweep(const std::string& policy,
+                                                       const point_params<F, T, Rank, NI, NO>& p,
+                                                       const input_fields<T, Rank, CudaSpace, NI>& in,
+                                                       cudaStream_t stream) {
+  const auto plan = point_tiled_plan<F, T, Rank, TileX, TileY, TileZ>(plan_label<Strategy>(), in[0].extents(),
+                                                                      current_device_limits());
+  if (!plan.ok()) throw point_function_refused(policy, plan.reason);
+  launch_kernel_after_previous(
+      &kernels::tiled_point_sweep<F, T, Rank, NI, NO, TileX, TileY, TileZ, point_params<F, T, Rank, NI, NO>>,
+      "tiled_point_sweep", policy, "point function", plan, dim3(TileX, TileY, TileZ), plan.shared_bytes, stream, p);
+}
+
+}  // namespace tessera::cuda::detail
 #endif

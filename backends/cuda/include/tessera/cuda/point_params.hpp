@@ -1,13 +1,21 @@
 #pragma once
 // The argument of the point-function kernels (cuda/point_function_sweep.hpp): everything
-// a kernel reads, by value.
+// a kernel reads, by value; and the error a lowering raises when it cannot run.
 #include <cstddef>
+#include <string>
 
 #include "tessera/core/config.hpp"
+#include "tessera/core/errors.hpp"
 #include "tessera/core/point_function.hpp"
 #include "tessera/core/static_for.hpp"
 
 namespace tessera::cuda::detail {
+
+/// The error a point-function launch on `policy` raises when it cannot run, and why. Built
+/// only when thrown: apply's path stays free of string work.
+inline unsupported_error point_function_refused(const std::string& policy, const std::string& why) {
+  return unsupported_error("tessera::apply(" + policy + ", point function): " + why);
+}
 
 /// Each field's origin (interior point 0) and strides, the interior extents, the function.
 template <class F, class T, int Rank, std::size_t NI, std::size_t NO>

@@ -35,8 +35,10 @@
 //                                   applied inside the pass; one step per pass for apply
 //   automatic                       picks one of the above (tuning table and tuner, automatic.hpp)
 #include <string>
+#include <type_traits>
 
 #include "tessera/core/policy.hpp"
+#include "tessera/cuda/candidates.hpp"
 #include "tessera/cuda/strategies.hpp"
 
 namespace tessera::cuda {
@@ -44,6 +46,12 @@ namespace tessera::cuda {
 /// Chooses a strategy and tile per shape and extents (automatic.hpp documents how).
 struct automatic : device_policy {
   static std::string name() { return "cuda:automatic"; }
+
+  /// Point functions: the point-function default's mainloop in 2D and 3D, the last resort's
+  /// in 1D (candidates.hpp: the units' traits say which).
+  template <class T, int Rank>
+  using point_mainloop = typename std::conditional_t<Rank >= 2, automatic_point_default_strategy,
+                                                     automatic_last_resort_strategy>::template point_mainloop<T, Rank>;
 };
 
 }  // namespace tessera::cuda

@@ -18,10 +18,27 @@
 //     // optional: what it needs of the views beyond their extents ("" when they serve)
 //     template <class T, int Rank, class Space>
 //     static std::string view_requirement(const View<T, Rank, Space>& in, const View<T, Rank, Space>& out);
+//     // point functions (core/point_function.hpp) on this policy: the mainloop and tile,
+//     // a type with sweep(policy, point_params, inputs, stream) that plans, refuses naming
+//     // the policy the user wrote, or launches
+//     template <class T, int Rank> using point_mainloop = detail::marching_points<...>;
 //     static constexpr bool automatic_candidate;          // cuda::automatic may choose it
+//     // optional roles in cuda::automatic (absent: none), read by candidates.hpp:
+//     static constexpr bool automatic_default;            // runs stencils no table row knows
+//     static constexpr bool automatic_point_default;      // runs point functions (rank >= 2)
+//     static constexpr int automatic_fallback;            // 1, 2, ...: tried in this order when
+//                                                         // the choice cannot run on the views;
+//                                                         // the last is the last resort (and
+//                                                         // runs what needs no marching axis)
+//     static constexpr bool automatic_fuses;              // iterate's fused passes (sweep_steps.hpp)
 //   };
 //
-// plus, under __CUDACC__ (nvcc only), its kernels and the definition of launch. Host code
+// plus, under __CUDACC__ (nvcc only), its kernels and the definition of launch. A
+// strategy's unit serves both stencils and point functions: the stencil kernels are its
+// own; for point functions it names a point-function mainloop (its own, as naive's and
+// pipelined's, or one it shares: ring_points, marching_points, tiled_points in
+// point_function_ring.hpp, point_function_streaming.hpp, point_function_tiled.hpp) and the
+// tile it runs it on. Host code
 // compiled by a C++ compiler sees the declarations; the kernels are compiled in
 // tessera_cuda for the built-in shapes (one translation unit per strategy and precision).
 // The generic adapter (plan.hpp, launch.hpp, dispatch.hpp) plans, checks and launches any
@@ -38,11 +55,14 @@
 #include <string>
 
 #include "tessera/core/extents.hpp"
+#include "tessera/core/fields.hpp"
 #include "tessera/core/memory_space.hpp"
 #include "tessera/core/shape.hpp"
 #include "tessera/core/view.hpp"
 #include "tessera/cuda/device_limits.hpp"
 #include "tessera/cuda/launch_plan.hpp"
+#include "tessera/cuda/memory_space.hpp"
+#include "tessera/cuda/point_params.hpp"
 #include "tessera/cuda/sweep_params.hpp"
 
 namespace tessera::cuda {
@@ -94,6 +114,19 @@ inline std::string kib(std::size_t b) {
   return s;
 }
 
+/// A strategy's name in launch plans and records: its policy's name() without "cuda:", '-'
+/// read as '_' (cuda:shared-streaming: shared_streaming). Built once per strategy.
+template <class Policy>
+const std::string& plan_label() {
+  static const std::string label = [] {
+    std::string s = Policy::name();
+    if (s.rfind("cuda:", 0) == 0) s.erase(0, 5);
+    std::replace(s.begin(), s.end(), '-', '_');
+    return s;
+  }();
+  return label;
+}
+
 /// Checks shared by every strategy: block and grid limits, shared memory.
 inline void check_limits(launch_plan& p, const device_limits& lim) {
   if (!p.ok()) return;
@@ -131,6 +164,43 @@ inline void check_limits(launch_plan& p, const device_limits& lim) {
 template <int Rank>
 void cover(launch_plan& p, const extents<Rank>& e) {
   for (int a = 0; a < 3; ++a) p.grid[a] = ceil_div(virtual_extent(e, 2 - a), p.out_tile[a]);
+}
+
+/// Covers extents e with p's output tile and checks the device's limits: p, or why it
+/// cannot run (a reason already set stands).
+template <int Rank>
+launch_plan covered(launch_plan p, const extents<Rank>& e, const device_limits& lim) {
+  cover(p, e);
+  check_limits(p, lim);
+  return p;
+}
+
+/// Output tiles of out_x x out_y points (2D: out_x points of a row) a plane of e needs.
+template <int Rank>
+long long plane_tiles(const extents<Rank>& e, int out_x, int out_y) {
+  return ceil_div(virtual_extent(e, 2), out_x) * (Rank == 3 ? ceil_div(virtual_extent(e, 1), out_y) : 1);
+}
+
+/// A block marching `chunk` planes along the slowest axis of a 2D or 3D grid over an
+/// out_x x out_y output tile of each plane (2D: out_x points of each row): p with that
+/// output tile, covering e, checked against the device's limits.
+template <int Rank>
+launch_plan marched(launch_plan p, const extents<Rank>& e, int out_x, int out_y, int chunk, const device_limits& lim) {
+  static_assert(Rank >= 2, "tessera::cuda: only 2D and 3D grids have a slowest axis to march");
+  p.chunk = chunk;
+  p.out_tile[0] = out_x;
+  p.out_tile[1] = Rank == 3 ? out_y : chunk;
+  p.out_tile[2] = Rank == 3 ? chunk : 1;
+  return covered(p, e, lim);
+}
+
+/// Blocks an SM holds at once by p's threads (2048 an SM on sm_80 and sm_90) and by its
+/// shared memory (about 1 KiB reserved a block): the host's estimate when it picks a chunk,
+/// before any kernel is known.
+inline int resident_blocks_estimate(const launch_plan& p, const device_limits& lim) {
+  const int by_shared =
+      p.shared_bytes == 0 ? 64 : static_cast<int>((lim.shared_per_block_optin + 1024) / (p.shared_bytes + 1024));
+  return std::max(1, std::min(2048 / p.threads(), by_shared));
 }
 
 /// The marching strategies' refusal of a 1D grid (p.strategy names the strategy).

@@ -15,7 +15,7 @@
 //                                           sweep), to rounding; no ghost cell of out is
 //                                           written, and in is not written at all.
 //
-// The strategies with a fused pass (has_fused_steps_v: temporal_blocking) have them, and
+// The strategies with a fused pass (has_fused_steps_v) have them, and
 // cuda::automatic, which fuses what its fusion table (backends/cuda/tuning/fusion.csv)
 // measured to be faster than a sweep a step, and otherwise answers 0: iterate then sweeps
 // a step at a time. tessera::automatic reaches cuda::automatic's for CudaSpace views.
@@ -45,16 +45,16 @@ int fused_steps(const Policy&, const stencil<S, T>& st, const extents<S::rank>&,
 }
 
 /// What cuda::automatic fuses on a device with limits lim: the fusion table's steps for
-/// this device and case (nearest measured size), within what temporal_blocking<> may fuse
-/// here; 0 (one sweep a step, the single-sweep choice) where the table has no row, says
-/// 1, or temporal_blocking may fuse only one step.
+/// this device and case (nearest measured size), within what automatic_fusing_strategy
+/// (candidates.hpp) may fuse here; 0 (one sweep a step, the single-sweep choice) where the
+/// table has no row, says 1, or that strategy may fuse only one step.
 template <class S, class T>
 int fusion_choice(const device_limits& lim, const stencil<S, T>& st, const extents<S::rank>& e,
                   const std::type_identity_t<std::optional<boundary_conditions<S::rank>>>& bc) {
   if constexpr (S::rank == 1) {
     return 0;
   } else {
-    const int most = fused_steps(temporal_blocking<>{}, st, e, bc);
+    const int most = fused_steps(automatic_fusing_strategy{}, st, e, bc);
     if (most <= 1) return 0;
     const auto k = lookup(builtin_fusion_table(), make_tuning_key<S, T>(class_of(lim), double(e.size())));
     return k && *k > 1 ? std::min(*k, most) : 0;
@@ -93,12 +93,12 @@ void sweep_steps(const Policy& policy, const stencil<S, T>& st, const View<T, Ra
         plan, make_sweep_params(st, in, out), steps, make_edge_rules<Rank>(bc, in.ghost()), stream);
 }
 
-/// cuda::automatic's pass: temporal_blocking with the steps fused_steps chose.
+/// cuda::automatic's pass: automatic_fusing_strategy with the steps fused_steps chose.
 template <class S, class T, int Rank, class Space>
 void sweep_steps(const automatic&, const stencil<S, T>& st, const View<T, Rank, Space>& in,
                  const View<T, Rank, Space>& out, int steps, const std::optional<boundary_conditions<Rank>>& bc,
                  cudaStream_t stream = nullptr) {
-  sweep_steps(temporal_blocking<>{}, st, in, out, steps, bc, stream);
+  sweep_steps(automatic_fusing_strategy{}, st, in, out, steps, bc, stream);
 }
 
 /// The customisation points tessera::automatic reaches for CudaSpace views.

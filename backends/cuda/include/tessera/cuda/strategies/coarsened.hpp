@@ -7,6 +7,8 @@
 // block limited to 2D, the tile can be 32 x 32 where the 3D tiled kernel had 8 x 8 x 8.
 // 1D coarsening (each thread computes Chunk outputs of a shared segment) is the 1D kernel
 // of cuda::tiled with Chunk outputs per thread (kernels/segment_1d.cuh).
+#include "tessera/cuda/point_function_ring.hpp"
+#include "tessera/cuda/point_function_tiled.hpp"
 #include "tessera/cuda/strategy.hpp"
 
 namespace tessera::cuda {
@@ -47,9 +49,7 @@ launch_plan plan_marching(const char* strategy, const extents<S::rank>& e, int p
   const int march_dim = 2 - march;  // dim3 component of the marching axis
   p.out_tile[march_dim] = Tile::chunk;
   p.shared_bytes = static_cast<std::size_t>(planes) * Tile::tile_x * Tile::tile_y * sizeof(T);
-  cover(p, e);
-  check_limits(p, lim);
-  return p;
+  return covered(p, e, lim);
 }
 }  // namespace detail
 
@@ -68,6 +68,14 @@ struct coarsened : device_policy {
   using tile = marching_tile<detail::or_default(TileX, S::rank == 3 ? 32 : 256),
                              S::rank == 3 ? detail::or_default(TileY, 32) : 1,
                              detail::or_default(Chunk, S::rank == 1 ? 8 : 32)>;
+
+  /// Point functions: 2.5D rings of planes loaded when needed, one output a thread, on
+  /// this tile and chunk; in 1D a staged tile of TileX points (the stencil kernel coarsens along x).
+  template <class T, int Rank>
+  using point_mainloop = std::conditional_t<
+      Rank == 1, detail::tiled_points<coarsened<>, tile<star<1, 1>>::tile_x, 1, 1>,
+      detail::ring_points<coarsened<>, detail::point_ring_tile<tile<star<Rank, 1>>::tile_x, tile<star<Rank, 1>>::tile_y,
+                                                               1, false, tile<star<Rank, 1>>::chunk>>>;
 
   template <class S>
   static constexpr bool has_kernel = true;

@@ -30,6 +30,7 @@
 // global read past the ghosts, and no uninitialised shared memory is ever read.
 #include <cstdint>
 
+#include "tessera/cuda/strategies/pipelined/point_function.hpp"
 #include "tessera/cuda/strategy.hpp"
 
 namespace tessera::cuda {
@@ -127,11 +128,19 @@ struct pipelined : device_policy {
   static std::string name() { return "cuda:pipelined"; }
   using strategy = pipelined<>;
   static constexpr bool automatic_candidate = true;
+  /// cuda::automatic's default for stencils no table row knows: the fastest in most measured cases.
+  static constexpr bool automatic_default = true;
 
   template <class S>
   using tile = typename detail::pipelined_defaults<S, BlockX, BlockY, RowsPerThread, Stages>::tile;
   /// Planes each block marches; 0: chosen by the plan.
   static constexpr int planes_per_block = Chunk > 0 ? Chunk : 0;
+
+  /// Point functions: its own mainloop (pipelined/point_function.hpp), one output a
+  /// thread, every staged field's rows on 16 bytes.
+  template <class T, int Rank>
+  using point_mainloop =
+      detail::pipelined_points<detail::point_pipelined_tile<T, Rank, BlockX, BlockY, RowsPerThread, Stages>, Chunk>;
 
   template <class S>
   static constexpr bool has_kernel = S::rank >= 2;
@@ -146,32 +155,24 @@ struct pipelined : device_policy {
     } else {
       using lay = detail::pipelined_layout<S, T, t::block_x, t::block_y, t::rows_per_thread, t::stages>;
       p.block[0] = t::block_x, p.block[1] = t::block_y, p.block[2] = 1;
-      p.out_tile[0] = lay::tile_w;
-      if constexpr (S::rank == 3) p.out_tile[1] = lay::tile_h;
-      const int m_dim = S::rank == 3 ? 2 : 1;  // dim3 component of the marching axis
-      long long tiles = 1;
-      for (int a = 0; a < m_dim; ++a) tiles *= detail::ceil_div(detail::virtual_extent(e, 2 - a), p.out_tile[a]);
+      const long long tiles = detail::plane_tiles(e, lay::tile_w, lay::tile_h);
       p.shared_bytes = lay::shared_elements * sizeof(T);
-      // Blocks an SM holds at once: by threads (2048 per SM on sm_80/90) and by the ring's
-      // shared memory (~1 KiB per block reserved). A deep ring leaves one block per SM, and
-      // its chunk need not shrink to make blocks that cannot run anyway.
-      const auto by_shared = static_cast<int>((lim.shared_per_block_optin + 1024) / (p.shared_bytes + 1024));
-      const int resident = std::max(1, std::min(2048 / p.threads(), by_shared));
+      // A deep ring leaves one block an SM, and its chunk need not shrink to make blocks
+      // that cannot run anyway.
+      const int resident = detail::resident_blocks_estimate(p, lim);
       // Stars reaching one or two planes along z take short chunks (4, 8 planes) where an
       // SM holds two blocks or more: the resident blocks stay on neighbouring planes (chunk
       // edges hit in L2, DRAM reads a narrow window). With one block an SM nothing hides a
       // block's ring prologue, and short chunks lose (perf/RESULTS.md, "pipelined's defaults").
       constexpr bool short_chunks = detail::pipelined_defaults<S, BlockX, BlockY, RowsPerThread, Stages>::short_chunks;
       const int short_chunk = short_chunks && resident >= 2 ? (lay::reach_planes <= 3 ? 4 : 8) : 0;
-      p.chunk = planes_per_block > 0 ? planes_per_block
-                : short_chunk > 0    ? short_chunk
-                                     : detail::streaming_chunk(lay::reach_planes - 1, tiles,
-                                                               detail::virtual_extent(e, lay::march), resident, lim);
-      p.out_tile[m_dim] = p.chunk;
-      detail::cover(p, e);
+      const int chunk =
+          planes_per_block > 0 ? planes_per_block
+          : short_chunk > 0    ? short_chunk
+                               : detail::streaming_chunk(lay::reach_planes - 1, tiles, detail::virtual_extent(e, lay::march),
+                                                         resident, lim);
       p.reason = detail::plane_too_large<S>(e, "pipelined");
-      detail::check_limits(p, lim);
-      return p;
+      return detail::marched(p, e, lay::tile_w, lay::tile_h, chunk, lim);
     }
   }
 
@@ -189,36 +190,11 @@ struct pipelined : device_policy {
 }  // namespace tessera::cuda
 
 #if defined(__CUDACC__)
+#include "tessera/cuda/kernels/async_copy.cuh"
 #include "tessera/cuda/kernels/common.cuh"
 
 namespace tessera::cuda {
 namespace kernels {
-
-namespace async_copy {
-/// Copies 16 bytes global -> shared asynchronously, or zero-fills them (valid == false).
-/// Before sm_80 there is no cp.async: a synchronous load and store do the same.
-__device__ inline void copy16(void* shared, const void* global, bool valid) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(global), "r"(valid ? 16 : 0)
-               : "memory");
-#else
-  *static_cast<int4*>(shared) = valid ? *static_cast<const int4*>(global) : int4{0, 0, 0, 0};
-#endif
-}
-__device__ inline void commit() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-/// Waits until at most N of this thread's commit groups are still in flight.
-template <int N>
-__device__ inline void wait_pending() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-#endif
-}
-}  // namespace async_copy
 
 /// S: the shape; T: the element type; BlockX x BlockY: the block; RowsPerThread: outputs
 /// each thread computes per plane; Stages: planes whose copies are in flight while a plane

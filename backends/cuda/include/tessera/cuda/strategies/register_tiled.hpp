@@ -4,6 +4,7 @@
 // thread's column live in its registers — reach_hi - reach_lo + 1 values, shifted one
 // step per plane. Shared memory drops from (2r + 1) planes to one, so larger tiles and
 // more blocks fit. Serves shapes whose off-plane points all lie on the marching axis.
+#include "tessera/cuda/point_function_streaming.hpp"
 #include "tessera/cuda/strategies/coarsened.hpp"
 
 namespace tessera::cuda {
@@ -22,6 +23,14 @@ struct register_tiled : device_policy {
   using tile = typename coarsened<TileX, TileY, Chunk>::template tile<S>;
 
   /// Only shapes of rank 2 and 3 whose off-plane points lie on the marching axis.
+  /// Point functions: a window is a pointer, which registers cannot serve, so each
+  /// thread marches its column with the planes it read in L1, on this tile and chunk.
+  template <class T, int Rank>
+  using point_mainloop =
+      detail::marching_points<register_tiled<>, detail::point_column_tile<tile<star<Rank, 1>>::tile_x,
+                                                                          tile<star<Rank, 1>>::tile_y, 1,
+                                                                          tile<star<Rank, 1>>::chunk>>;
+
   template <class S>
   static constexpr bool has_kernel = S::rank >= 2 && shape_traits<S>::slow_axis_neighbours_on_axis;
 

@@ -18,6 +18,7 @@
 // was last read two steps ago and one barrier per step separates the two.
 // Unlike cuda::streaming, no neighbour load depends on L1 keeping a line another warp
 // brought in: L2 sees the tile plus its halo per plane and nothing else.
+#include "tessera/cuda/point_function_ring.hpp"
 #include "tessera/cuda/strategy.hpp"
 
 namespace tessera::cuda {
@@ -85,12 +86,25 @@ struct shared_streaming : device_policy {
   static std::string name() { return "cuda:shared-streaming"; }
   using strategy = shared_streaming<>;
   static constexpr bool automatic_candidate = true;
+  /// cuda::automatic's first fallback where its choice cannot run on the views: no row
+  /// alignment asked, a ring smaller than pipelined's.
+  static constexpr int automatic_fallback = 1;
 
   template <class S>
   using tile = shared_streaming_tile<detail::or_default(BlockX, 128), S::rank == 3 ? detail::or_default(BlockY, 4) : 1,
                                      detail::or_default(RowsPerThread, 4)>;
   /// Planes each block marches; 0: chosen by the plan.
   static constexpr int planes_per_block = Chunk > 0 ? Chunk : 0;
+
+  /// Point functions: 2.5D rings of planes, loads a step ahead. Defaults (0): 32 x 8
+  /// threads x 2 rows in 3D (32 x 4 x 2 for 8-byte types: a deep ring of doubles), 128 threads
+  /// x 2 columns in 2D.
+  template <class T, int Rank>
+  using point_mainloop = detail::ring_points<
+      shared_streaming<>,
+      detail::point_ring_tile<(BlockX > 0 ? BlockX : Rank == 3 ? 32 : 128),
+                              (Rank == 3 ? (BlockY > 0 ? BlockY : sizeof(T) >= 8 ? 4 : 8) : 1),
+                              (RowsPerThread > 0 ? RowsPerThread : 2), true, Chunk>>;
 
   template <class S>
   static constexpr bool has_kernel = S::rank >= 2;
@@ -105,23 +119,14 @@ struct shared_streaming : device_policy {
     } else {
       using lay = detail::shared_streaming_layout<S, t::block_x, t::block_y, t::rows_per_thread>;
       p.block[0] = t::block_x, p.block[1] = t::block_y, p.block[2] = 1;
-      p.out_tile[0] = lay::tile_w;
-      if constexpr (S::rank == 3) p.out_tile[1] = lay::tile_h;
-      const int m_dim = S::rank == 3 ? 2 : 1;  // dim3 component of the marching axis
-      const long long n_march = detail::virtual_extent(e, lay::march);
-      long long tiles = 1;
-      for (int a = 0; a < m_dim; ++a) tiles *= detail::ceil_div(detail::virtual_extent(e, 2 - a), p.out_tile[a]);
-      const int chunk = planes_per_block > 0 ? planes_per_block
-                                             : detail::streaming_chunk(detail::virtual_reach<S>::width(lay::march),
-                                                                       tiles, n_march, 1024 / p.threads(), lim);
-      p.chunk = chunk;
-      p.out_tile[m_dim] = chunk;
-      detail::cover(p, e);
+      const int chunk = planes_per_block > 0
+                            ? planes_per_block
+                            : detail::streaming_chunk(detail::virtual_reach<S>::width(lay::march),
+                                                      detail::plane_tiles(e, lay::tile_w, lay::tile_h),
+                                                      detail::virtual_extent(e, lay::march), 1024 / p.threads(), lim);
       p.shared_bytes = lay::shared_elements * sizeof(T);
       p.reason = detail::plane_too_large<S>(e, "shared_streaming");
-      if (!p.ok()) return p;
-      detail::check_limits(p, lim);
-      return p;
+      return detail::marched(p, e, lay::tile_w, lay::tile_h, chunk, lim);
     }
   }
 

@@ -6,6 +6,7 @@
 // step, so the column loads stream every input byte from DRAM about once. Every other
 // neighbour (in-plane, or a box's off-axis points) is a load of a line an adjacent thread
 // has just brought in, served by L1/L2. Unlike register tiling it serves every shape.
+#include "tessera/cuda/point_function_streaming.hpp"
 #include "tessera/cuda/strategy.hpp"
 
 namespace tessera::cuda {
@@ -29,10 +30,18 @@ struct streaming : device_policy {
   static std::string name() { return "cuda:streaming"; }
   using strategy = streaming<>;
   static constexpr bool automatic_candidate = true;
+  /// cuda::automatic runs point functions in 2D and 3D here: the fastest on every one measured.
+  static constexpr bool automatic_point_default = true;
 
   template <class S>
   using tile = streaming_tile<detail::or_default(BlockX, S::rank == 3 ? 32 : 256),
                               S::rank == 3 ? detail::or_default(BlockY, 8) : 1, detail::or_default(Chunk, 64)>;
+
+  /// Point functions: one column a thread marching through L1, defaults of its own
+  /// (point_streaming_tile).
+  template <class T, int Rank>
+  using point_mainloop =
+      detail::marching_points<streaming<>, detail::point_streaming_tile<T, Rank, BlockX, BlockY, Chunk>>;
 
   template <class S>
   static constexpr bool has_kernel = S::rank >= 2;
@@ -46,13 +55,7 @@ struct streaming : device_policy {
       return detail::refuse_1d_marching(p);
     } else {
       p.block[0] = t::block_x, p.block[1] = t::block_y, p.block[2] = 1;
-      p.chunk = t::chunk;
-      p.out_tile[0] = t::block_x;
-      p.out_tile[1] = S::rank == 3 ? t::block_y : t::chunk;
-      p.out_tile[2] = S::rank == 3 ? t::chunk : 1;
-      detail::cover(p, e);
-      detail::check_limits(p, lim);
-      return p;
+      return detail::marched(p, e, t::block_x, t::block_y, t::chunk, lim);
     }
   }
 

@@ -39,6 +39,7 @@
 #include <utility>
 
 #include "tessera/cuda/edge_rules.hpp"
+#include "tessera/cuda/point_function_streaming.hpp"
 #include "tessera/cuda/strategy.hpp"
 
 namespace tessera::cuda {
@@ -167,6 +168,8 @@ struct temporal_blocking : device_policy {
   // A single sweep computes the halo columns for nothing: the streaming strategies are
   // faster at one step, so automatic chooses this one for iterate only (sweep_steps.hpp).
   static constexpr bool automatic_candidate = false;
+  /// cuda::automatic's fused passes (iterate) run here, as many steps as its fusion table says.
+  static constexpr bool automatic_fuses = true;
 
   template <class S>
   using tile = temporal_blocking_tile<detail::or_default(Steps, detail::default_fused_steps<S>()),
@@ -174,6 +177,13 @@ struct temporal_blocking : device_policy {
                                       S::rank == 3 ? detail::or_default(TileY, 32) : 1,
                                       S::rank == 3 ? detail::or_default(Rows, detail::default_fused_rows<S>()) : 1,
                                       S::rank == 3 ? 1 : detail::or_default(TileY, detail::default_strips)>;
+
+  /// Point functions: one step a pass: each thread marches its column through L1 on
+  /// this tile, point_chunk planes a block.
+  template <class T, int Rank>
+  using point_mainloop = detail::marching_points<
+      temporal_blocking<>, detail::point_column_tile<tile<star<Rank, 1>>::tile_x, tile<star<Rank, 1>>::tile_y, 1,
+                                                     detail::point_chunk<T>>>;
 
   template <class S>
   static constexpr bool has_kernel = S::rank >= 2;
@@ -220,9 +230,7 @@ struct temporal_blocking : device_policy {
       // steps * (reach + 1) planes at its start; shortened while the grid would leave SMs
       // idle (two waves of the blocks the SMs hold at once), never below 4x that overhead.
       const int strips_per_block = t::strips;
-      const long long tiles =
-          detail::ceil_div(detail::ceil_div(detail::virtual_extent(e, 2), out_x), strips_per_block) *
-          (S::rank == 3 ? detail::ceil_div(detail::virtual_extent(e, 1), out_y) : 1);
+      const long long tiles = detail::plane_tiles(e, out_x * strips_per_block, out_y);
       const long long n_march = detail::virtual_extent(e, march);
       const int pipeline = detail::fused_pipeline<S>(steps);
       // 2D: the warp pass holds ~140-170 registers a lane (fp32, 6-8 steps): ~12 warps an SM
@@ -235,13 +243,7 @@ struct temporal_blocking : device_policy {
              tiles * detail::ceil_div(n_march, chunk) < 2LL * lim.multiprocessors * blocks_per_sm)
         chunk /= 2;
       chunk = std::min(chunk, std::max<long long>(1, n_march));
-      p.chunk = static_cast<int>(chunk);
-      p.out_tile[0] = out_x * strips_per_block;
-      p.out_tile[1] = S::rank == 3 ? out_y : p.chunk;
-      p.out_tile[2] = S::rank == 3 ? p.chunk : 1;
-      detail::cover(p, e);
-      detail::check_limits(p, lim);
-      return p;
+      return detail::marched(p, e, out_x * strips_per_block, out_y, static_cast<int>(chunk), lim);
     }
   }
 

@@ -8,6 +8,7 @@
 // 1D follows the notes' derivative kernel instead (kernels/segment_1d.cuh): the block
 // computes its whole tile and the reach's halo cells are appended in dynamic shared
 // memory sized at launch.
+#include "tessera/cuda/point_function_tiled.hpp"
 #include "tessera/cuda/strategy.hpp"
 
 namespace tessera::cuda {
@@ -35,6 +36,11 @@ struct tiled : device_policy {
   using tile = tiled_tile<detail::or_default(TileX, S::rank == 1 ? 1024 : S::rank == 2 ? 32 : 8),
                           S::rank == 1 ? 1 : detail::or_default(TileY, S::rank == 2 ? 32 : 8),
                           S::rank == 3 ? detail::or_default(TileZ, 8) : 1>;
+
+  /// Point functions: the block is the output tile, each field staged with its own halo.
+  template <class T, int Rank>
+  using point_mainloop = detail::tiled_points<tiled<>, tile<star<Rank, 1>>::tile_x, tile<star<Rank, 1>>::tile_y,
+                                              tile<star<Rank, 1>>::tile_z>;
 
   template <class S>
   static constexpr bool has_kernel = true;
@@ -67,9 +73,7 @@ struct tiled : device_policy {
       }
       p.shared_bytes = cells * sizeof(T);
     }
-    detail::cover(p, e);
-    detail::check_limits(p, lim);
-    return p;
+    return detail::covered(p, e, lim);
   }
 
   template <class S, class T, class Tile>

@@ -11,6 +11,7 @@
 // short chunks (4 planes) launched plane-major, every resident block works on a few
 // neighbouring planes: the shared planes hit in L2 and DRAM streams through a narrow
 // window, as a copy does (perf/RESULTS.md, "vector_streaming's kernels").
+#include "tessera/cuda/point_function_streaming.hpp"
 #include "tessera/cuda/strategy.hpp"
 
 namespace tessera::cuda {
@@ -80,6 +81,11 @@ struct vector_streaming : device_policy {
   /// Planes each block marches; 0: chosen by the plan.
   static constexpr int planes_per_block = Chunk > 0 ? Chunk : 0;
 
+  /// Point functions: a 16-byte vector's worth of columns a lane, 32 columns apart,
+  /// marching through L1 (point_vector_tile).
+  template <class T, int Rank>
+  using point_mainloop = detail::marching_points<vector_streaming<>, detail::point_vector_tile<T, Rank, Warps, Chunk>>;
+
   template <class S>
   static constexpr bool has_kernel = S::rank >= 2;
 
@@ -96,16 +102,12 @@ struct vector_streaming : device_policy {
       constexpr int lanes_x = 32 / t::rows_per_warp * detail::elements_per_16_bytes<T>;
       constexpr int march = 3 - S::rank;
       p.block[0] = 32, p.block[1] = t::warps, p.block[2] = 1;
-      p.chunk = planes_per_block > 0 ? planes_per_block
-                                     : detail::vector_streaming_chunk(r::width(march), accumulates_by_column<S>);
-      if constexpr (S::rank == 3) {
-        p.out_tile[0] = lanes_x, p.out_tile[1] = t::warps * t::rows_per_warp, p.out_tile[2] = p.chunk;
-      } else {
-        p.out_tile[0] = lanes_x * t::warps, p.out_tile[1] = p.chunk, p.out_tile[2] = 1;
-      }
-      detail::cover(p, e);
-      detail::check_limits(p, lim);
-      return p;
+      const int chunk = planes_per_block > 0
+                            ? planes_per_block
+                            : detail::vector_streaming_chunk(r::width(march), accumulates_by_column<S>);
+      // 3D: a warp's rows stacked along y; 2D: the warps side by side along the row
+      return detail::marched(p, e, S::rank == 3 ? lanes_x : lanes_x * t::warps, t::warps * t::rows_per_warp, chunk,
+                             lim);
     }
   }
 

@@ -1,7 +1,7 @@
 #pragma once
-// Point functions on cuda::pipelined: z-streaming (2D: y-streaming) of every field the
-// function reads beyond the point, fed by asynchronous copies, the user's function
-// called on windows into shared memory.
+// Point functions on cuda::pipelined (part of its unit, strategies/pipelined.hpp):
+// z-streaming (2D: y-streaming) of every field the function reads beyond the point, fed by
+// asynchronous copies, the user's function called on windows into shared memory.
 //
 // Why: cuda::naive reads each neighbour through L1/L2, so a 25-point acoustic step moves
 // its u field from L2 to the SM about 25 times a point and runs at about the rate of the
@@ -43,7 +43,6 @@
 #include "tessera/cuda/launch_plan.hpp"
 #include "tessera/cuda/point_function_ring.hpp"
 #include "tessera/cuda/point_params.hpp"
-#include "tessera/cuda/strategies/pipelined.hpp"
 #include "tessera/cuda/strategy.hpp"
 
 namespace tessera::cuda {
@@ -104,21 +103,45 @@ launch_plan point_pipelined_plan(const extents<Rank>& e, const device_limits& li
     using rings = point_rings<F, T, Rank, Tile::block_x, Tile::block_y, Tile::stages>;
     p.block[0] = Tile::block_x, p.block[1] = Tile::block_y, p.block[2] = 1;
     p.shared_bytes = rings::elements * sizeof(T);
-    plan_staged_march(p, e, Tile::block_x, Tile::block_y, F::reach_type::max, planes_per_block, lim);
+    const int chunk =
+        staged_march_chunk(p, e, Tile::block_x, Tile::block_y, F::reach_type::max, planes_per_block, lim);
     // in-plane offsets of the copies are 32-bit
     const long long plane = (Rank == 3 ? e[1] + 2LL * F::reach_type::max : 1) * (e[Rank - 1] + 256LL);
     if (plane >= (1LL << 31))
       p.reason = "a plane of " + e.to_string() + " has about " + std::to_string(plane) +
                  " elements; pipelined indexes a plane with 32-bit offsets: use cuda::naive";
-    check_limits(p, lim);
-    return p;
+    return marched(p, e, Tile::block_x, Tile::block_y, chunk, lim);
   }
 }
+
+/// "" when every field pipelined stages (radius > 0) has its rows on 16 bytes; else why not.
+template <class F, class T, int Rank, std::size_t NI>
+std::string point_rows_on_16_bytes(const input_fields<T, Rank, CudaSpace, NI>& in) {
+  std::string why;
+  tessera::detail::static_for<static_cast<int>(NI)>([&](auto i) {
+    if (why.empty() && F::reach_type::radius[decltype(i)::value] > 0)
+      why = rows_on_16_bytes(in[decltype(i)::value], "pipelined copies the rows of every field a point function "
+                                                     "reads beyond the point in 16-byte pieces", "cuda::naive");
+  });
+  return why;
+}
+
+/// pipelined's mainloop as its point-function lowering (strategy.hpp): Tile (a
+/// point_pipelined_tile), `Chunk` planes a block (0: the plan's choice).
+template <class Tile, int Chunk>
+struct pipelined_points {
+  template <class F, class T, int Rank, std::size_t NI, std::size_t NO>
+  static void sweep(const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
+                    const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream);
+};
 
 }  // namespace detail
 }  // namespace tessera::cuda
 
 #if defined(__CUDACC__)
+#include "tessera/cuda/kernels/async_copy.cuh"
+#include "tessera/cuda/kernels/common.cuh"
+
 namespace tessera::cuda::kernels {
 
 /// The pipelined point-function kernel (see the top of this file). P: point_params.
@@ -253,4 +276,21 @@ __global__ void __launch_bounds__(BlockX * BlockY, BlockX * BlockY == 512 ? 2 : 
 }
 
 }  // namespace tessera::cuda::kernels
+
+namespace tessera::cuda::detail {
+
+template <class Tile, int Chunk>
+template <class F, class T, int Rank, std::size_t NI, std::size_t NO>
+void pipelined_points<Tile, Chunk>::sweep(const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
+                                         const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream) {
+  if (const auto why = point_rows_on_16_bytes<F>(in); !why.empty()) throw point_function_refused(policy, why);
+  const auto plan = point_pipelined_plan<F, T, Rank, Tile>(in[0].extents(), current_device_limits(), Chunk);
+  if (!plan.ok()) throw point_function_refused(policy, plan.reason);
+  launch_kernel_after_previous(&kernels::pipelined_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y,
+                                                               Tile::stages, point_params<F, T, Rank, NI, NO>>,
+                               "pipelined_point_sweep", policy, "point function", plan,
+                               dim3(Tile::block_x, Tile::block_y, 1), plan.shared_bytes, stream, p, plan.chunk);
+}
+
+}  // namespace tessera::cuda::detail
 #endif

@@ -1,0 +1,34 @@
+#pragma once
+// Asynchronous 16-byte copies global -> shared (cp.async, sm_80 and later), the feed of
+// pipelined's rings for stencils and point functions. nvcc only.
+#include <cuda_runtime.h>
+
+namespace tessera::cuda::kernels {
+
+namespace async_copy {
+/// Copies 16 bytes global -> shared asynchronously, or zero-fills them (valid == false).
+/// Before sm_80 there is no cp.async: a synchronous load and store do the same.
+__device__ inline void copy16(void* shared, const void* global, bool valid) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(global), "r"(valid ? 16 : 0)
+               : "memory");
+#else
+  *static_cast<int4*>(shared) = valid ? *static_cast<const int4*>(global) : int4{0, 0, 0, 0};
+#endif
+}
+__device__ inline void commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+/// Waits until at most N of this thread's commit groups are still in flight.
+template <int N>
+__device__ inline void wait_pending() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
+}  // namespace async_copy
+
+}  // namespace tessera::cuda::kernels
