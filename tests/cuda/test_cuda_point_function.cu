@@ -3,12 +3,19 @@
 // are also checked against direct loops in tests/algorithms/test_point_function.cpp). Compiled by nvcc: the kernels are
 // instantiated here, where apply is called, as in a user's .cu file. The tiles, chunks,
 // row alignments and each policy's own lowering: test_cuda_point_function_tiles.cu.
+#include <tuple>
+
 #include "point_function_checks.hpp"
 
-TEST_CASE_TEMPLATE("cuda point functions: physics kernels agree with host::serial and the Kokkos reference", P, ts::cuda::naive<>,
-                   ts::cuda::naive<16, 4, 4>, ts::cuda::tiled<>, ts::cuda::coarsened<>, ts::cuda::register_tiled<>,
-                   ts::cuda::streaming<>, ts::cuda::shared_streaming<>, ts::cuda::vector_streaming<>,
-                   ts::cuda::pipelined<>, ts::cuda::temporal_blocking<>, ts::cuda::automatic, ts::automatic) {
+/// Every listed CUDA strategy (cuda::strategies, default tiles), naive on a 3D block, then
+/// cuda::automatic and tessera::automatic: a new strategy is tested here without an edit.
+template <class... Strategies>
+std::tuple<Strategies..., ts::cuda::naive<16, 4, 4>, ts::cuda::automatic, ts::automatic> point_policies_of(
+    ts::type_list<Strategies...>);
+using point_policies = decltype(point_policies_of(ts::cuda::strategies{}));
+
+TEST_CASE_TEMPLATE_DEFINE("cuda point functions: physics kernels agree with host::serial and the Kokkos reference", P,
+                          physics_kernels) {
   TESSERA_REQUIRE_CUDA_DEVICE();
   {  // div(k grad u), two fields, double, awkward extents
     const ts::extents<3> n{37, 29, 53};
@@ -36,10 +43,7 @@ TEST_CASE_TEMPLATE("cuda point functions: physics kernels agree with host::seria
   }
 }
 
-TEST_CASE_TEMPLATE("cuda point functions: lambdas, several outputs, 1D, stencils", P, ts::cuda::naive<>,
-                   ts::cuda::tiled<>, ts::cuda::coarsened<>, ts::cuda::register_tiled<>, ts::cuda::streaming<>,
-                   ts::cuda::shared_streaming<>, ts::cuda::vector_streaming<>, ts::cuda::pipelined<>,
-                   ts::cuda::temporal_blocking<>, ts::cuda::automatic, ts::automatic) {
+TEST_CASE_TEMPLATE_DEFINE("cuda point functions: lambdas, several outputs, 1D, stencils", P, lambdas_1d_stencils) {
   TESSERA_REQUIRE_CUDA_DEVICE();
   {  // a TESSERA_HD lambda with two outputs
     const ts::extents<2> n{45, 300};
@@ -56,18 +60,22 @@ TEST_CASE_TEMPLATE("cuda point functions: lambdas, several outputs, 1D, stencils
     const auto bilap = ts::pointwise(ts::reach<2>{}, [] TESSERA_HD(ts::field<double, 1, 2> f) {
       return f(off<-2>) - 4 * f(off<-1>) + 6 * f() - 4 * f(off<1>) + f(off<2>);
     });
-    constexpr bool marches = !std::is_same_v<P, ts::cuda::naive<>> && !std::is_same_v<P, ts::cuda::tiled<>> &&
-                             !std::is_same_v<P, ts::cuda::coarsened<>> && !std::is_same_v<P, ts::cuda::automatic> &&
-                             !std::is_same_v<P, ts::automatic>;
-    if constexpr (marches && !std::is_same_v<P, ts::cuda::pipelined<>>) {
+    // a strategy with a 1D stencil kernel runs 1D point functions too; the automatic policies
+    // choose one that does
+    constexpr bool runs_1d = [] {
+      if constexpr (requires { P::template has_kernel<ts::star<1, 1>>; }) return P::template has_kernel<ts::star<1, 1>>;
+      else return true;
+    }();
+    if constexpr (runs_1d) {
+      check_against_host<P>(bilap, ts::inputs(u), ts::outputs(ref), 1e-13);
+    } else {
       const auto du = to_device(u, "u_d");
       ts::View<double, 1, ts::CudaSpace> out("out_d", ts::extents<1>{1001}, 1);
       const auto why = message_of<ts::unsupported_error>([&] { ts::apply(P{}, bilap, ts::inputs(du), ts::outputs(out)); });
       CHECK(why.find(P::name()) != std::string::npos);
-      CHECK(why.find("1D") != std::string::npos);
+      // refused for the missing axis, or first for rows off 16 bytes (pipelined's copies)
+      CHECK((why.find("1D") != std::string::npos || why.find("16-byte") != std::string::npos));
       CHECK(why.find("cuda::naive") != std::string::npos);
-    } else if constexpr (!marches) {
-      check_against_host<P>(bilap, ts::inputs(u), ts::outputs(ref), 1e-13);
     }
   }
   {  // a constant-coefficient stencil through the point-function path
@@ -79,3 +87,5 @@ TEST_CASE_TEMPLATE("cuda point functions: lambdas, several outputs, 1D, stencils
   }
 }
 
+TEST_CASE_TEMPLATE_APPLY(physics_kernels, point_policies);
+TEST_CASE_TEMPLATE_APPLY(lambdas_1d_stencils, point_policies);

@@ -1,7 +1,6 @@
 // Multigrid's fused red-black step and residual norm on the device (multigrid_kernels.hpp
 // says what they compute and why they exist).
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -589,11 +588,10 @@ __global__ void __launch_bounds__(BX * BY, MinBlocks)
       cout[K * coarse.stride[0]] = acc + T(0.5) * sum;
     }
   };
-  const T* const gk0 = gcol;
   for (index_t k = k_first; k <= k_last; ++k) {
     up = un;
     un = u_at(k + 2);
-    const P gc = k < n0 ? load(gk0 + k * g.stride[0], g.stride[X], va, vb, vector) : P{0, 0};
+    const P gc = k < n0 ? load(gcol + k * g.stride[0], g.stride[X], va, vb, vector) : P{0, 0};
     const int s = static_cast<int>(k & 1);
     u_s[s][ty][tx] = uc;
     __syncthreads();
@@ -763,20 +761,11 @@ bool empty(const array<index_t, Rank>& n) {
   return false;
 }
 
-/// The blocks of `Kernel` an SM holds at `threads` a block (its registers and shared memory
-/// decide): the driver's occupancy answer, cached per device; 1 if it cannot say.
+/// The blocks of `Kernel` an SM holds at `threads` a block, no dynamic shared memory (the
+/// driver's answer; 1 if it cannot say).
 template <auto Kernel>
 int blocks_per_sm(int threads) {
-  static std::atomic<int> cached[64];  // per device, 0: not asked yet
-  int dev = 0;
-  if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return 1;
-  int per_sm = cached[dev].load(std::memory_order_relaxed);
-  if (per_sm == 0) {
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, threads, 0) != cudaSuccess || per_sm < 1)
-      per_sm = 1;
-    cached[dev].store(per_sm, std::memory_order_relaxed);
-  }
-  return per_sm;
+  return std::max(1, detail::resident_blocks_per_sm<Kernel>(threads, 0));
 }
 
 /// The length of a marching block's chunk of `n` planes (or pairs of planes) for `tiles`
@@ -787,6 +776,31 @@ inline index_t marching_chunk(index_t n, index_t tiles, index_t resident, index_
   index_t chunk = (n + chunks - 1) / chunks;
   if (chunk < shortest) chunk = shortest;
   return chunk < n ? (chunk < 1 ? 1 : chunk) : n;
+}
+
+/// The grid of a marching kernel: tiles_x x tiles_y blocks a plane (2D: tiles_x a row), each
+/// marching a chunk of `n` planes (marching_chunk's, for blocks_per_sm of `Kernel` an SM);
+/// `chunk` gets the length. Refuses, naming `view` and `what`, a grid beyond the device's.
+template <auto Kernel, int Rank>
+dim3 marching_grid(index_t tiles_x, index_t tiles_y, index_t n, int threads, index_t shortest, index_t& chunk,
+                   const char* view, const char* what) {
+  const auto& lim = current_device_limits();
+  const index_t resident = static_cast<index_t>(lim.multiprocessors) * blocks_per_sm<Kernel>(threads);
+  chunk = marching_chunk(n, tiles_x * tiles_y, resident, shortest);
+  const index_t chunks = (n + chunk - 1) / chunk;
+  if (tiles_x > lim.max_grid_dim[0] || tiles_y > lim.max_grid_dim[1] || chunks > lim.max_grid_dim[Rank == 3 ? 2 : 1])
+    throw invalid_argument_error(std::string("tessera: ") + what + ": view '" + view +
+                                 "' is too large for one launch's grid");
+  return dim3(static_cast<unsigned>(tiles_x), static_cast<unsigned>(Rank == 3 ? tiles_y : chunks),
+              static_cast<unsigned>(Rank == 3 ? chunks : 1));
+}
+
+/// Whether every axis coarsens (no semi-coarsening): the marching transfer kernels' case.
+template <int Rank>
+bool all_axes_coarsen(const coarsening_modes<Rank>& modes) {
+  for (int d = 0; d < Rank; ++d)
+    if (modes[d] == coarsening::none) return false;
+  return true;
 }
 
 }  // namespace
@@ -843,51 +857,35 @@ void launch_red_black_step(const view_accessor<const T, Rank>& u, const view_acc
 }  // namespace
 
 namespace {
-// MinBlocks 0: the block's own (another: a measurement's variant)
-template <class T, int Rank, bool VertexY, int MinBlocks = 0>
+template <class T, int Rank, bool VertexY>
 void launch_residual_restrict_pairs(const view_accessor<const T, Rank>& u, const view_accessor<const T, Rank>& g,
                                     const view_accessor<T, Rank>& coarse, const star_level<T, Rank>& op,
                                     const coarsening_modes<Rank>& modes) {
   using B = restrict_block<Rank, VertexY>;
-  constexpr auto kernel =
-      &residual_restrict_pairs_kernel<T, Rank, B::x, B::y, B::coarse_y, (MinBlocks > 0 ? MinBlocks : B::min_blocks)>;
-  const auto& lim = current_device_limits();
+  constexpr auto kernel = &residual_restrict_pairs_kernel<T, Rank, B::x, B::y, B::coarse_y, B::min_blocks>;
   const bool vertex_x = modes[Rank - 1] == coarsening::vertex;
   const index_t cx = vertex_x ? B::x - 1 : B::x;
-  const index_t tiles_x = (coarse.n[Rank - 1] + cx - 1) / cx;
-  const index_t tiles_y = Rank == 3 ? (coarse.n[1] + B::coarse_y - 1) / B::coarse_y : 1;
-  const index_t resident = static_cast<index_t>(lim.multiprocessors) * blocks_per_sm<kernel>(B::x * B::y);
-  const index_t chunk = marching_chunk(coarse.n[0], tiles_x * tiles_y, resident, 8);
-  const index_t chunks = (coarse.n[0] + chunk - 1) / chunk;
-  if (tiles_x > lim.max_grid_dim[0] || tiles_y > lim.max_grid_dim[1] || chunks > lim.max_grid_dim[Rank == 3 ? 2 : 1])
-    throw invalid_argument_error(std::string("tessera: multigrid residual and restriction: view '") + coarse.label +
-                                 "' is too large for one launch's grid");
+  index_t chunk = 0;
+  const dim3 grid = marching_grid<kernel, Rank>(
+      (coarse.n[Rank - 1] + cx - 1) / cx, Rank == 3 ? (coarse.n[1] + B::coarse_y - 1) / B::coarse_y : 1, coarse.n[0],
+      B::x * B::y, 8, chunk, coarse.label, "multigrid residual and restriction");
   const bool aligned = pairs_aligned(u) && pairs_aligned(g);
-  const dim3 grid(static_cast<unsigned>(tiles_x), static_cast<unsigned>(Rank == 3 ? tiles_y : chunks),
-                  static_cast<unsigned>(Rank == 3 ? chunks : 1));
   kernel<<<grid, dim3(B::x, B::y, 1), 0, launch_stream>>>(u, g, coarse, op, vertex_x, modes[0] == coarsening::vertex, chunk, aligned);
   detail::check_launch("residual_restrict_pairs_kernel (view '" + std::string(coarse.label) + "')",
                        "multigrid residual and restriction");
 }
 
-template <class T, int Rank, int MinBlocks = 0>
+template <class T, int Rank>
 void launch_prolong_pairs(const view_accessor<const T, Rank>& coarse, const view_accessor<T, Rank>& fine,
                           const star_level<T, Rank>& coarse_op, const coarsening_modes<Rank>& modes) {
   using B = prolong_block<Rank>;
-  constexpr auto kernel = &prolong_pairs_kernel<T, Rank, B::x, B::y, (MinBlocks > 0 ? MinBlocks : B::min_blocks)>;
-  const auto& lim = current_device_limits();
-  const index_t pairs_z = (fine.n[0] + 1) / 2;
-  const index_t tiles_x = ((fine.n[Rank - 1] + 1) / 2 + B::x - 1) / B::x;
-  const index_t tiles_y = Rank == 3 ? ((fine.n[1] + 1) / 2 + B::y - 1) / B::y : 1;
-  const index_t resident = static_cast<index_t>(lim.multiprocessors) * blocks_per_sm<kernel>(B::x * B::y);
-  const index_t chunk = marching_chunk(pairs_z, tiles_x * tiles_y, resident, 4);
-  const index_t chunks = (pairs_z + chunk - 1) / chunk;
-  if (tiles_x > lim.max_grid_dim[0] || tiles_y > lim.max_grid_dim[1] || chunks > lim.max_grid_dim[Rank == 3 ? 2 : 1])
-    throw invalid_argument_error(std::string("tessera: multigrid prolongation: view '") + fine.label +
-                                 "' is too large for one launch's grid");
+  constexpr auto kernel = &prolong_pairs_kernel<T, Rank, B::x, B::y, B::min_blocks>;
+  index_t chunk = 0;  // pairs of fine planes
+  const dim3 grid = marching_grid<kernel, Rank>(((fine.n[Rank - 1] + 1) / 2 + B::x - 1) / B::x,
+                                                Rank == 3 ? ((fine.n[1] + 1) / 2 + B::y - 1) / B::y : 1,
+                                                (fine.n[0] + 1) / 2, B::x * B::y, 4, chunk, fine.label,
+                                                "multigrid prolongation");
   const view_accessor<const T, Rank> fine_read = fine;
-  const dim3 grid(static_cast<unsigned>(tiles_x), static_cast<unsigned>(Rank == 3 ? tiles_y : chunks),
-                  static_cast<unsigned>(Rank == 3 ? chunks : 1));
   kernel<<<grid, dim3(B::x, B::y, 1), 0, launch_stream>>>(coarse, fine, coarse_op, pair_weights<T, Rank>(modes), chunk,
                                         pairs_aligned(fine_read));
   detail::check_launch("prolong_pairs_kernel (view '" + std::string(fine.label) + "')", "multigrid prolongation");
@@ -939,9 +937,7 @@ void residual_restrict_device(const view_accessor<const T, Rank>& u, const view_
                               const coarsening_modes<Rank>& modes) {
   static_assert(Rank == 2 || Rank == 3);
   if (empty<Rank>(coarse.n)) return;
-  bool pairs = true;  // every axis coarsens (no semi-coarsening)
-  for (int d = 0; d < Rank; ++d) pairs = pairs && modes[d] != coarsening::none;
-  if (pairs) {
+  if (all_axes_coarsen<Rank>(modes)) {
     const bool vertex_y = Rank == 3 && modes[1] == coarsening::vertex;
     if (vertex_y) launch_residual_restrict_pairs<T, Rank, true>(u, g, coarse, op, modes);
     else launch_residual_restrict_pairs<T, Rank, false>(u, g, coarse, op, modes);
@@ -962,9 +958,7 @@ void prolong_correction_device(const view_accessor<const T, Rank>& coarse, const
     if (coarse_op.b[f] != T(0))
       throw invalid_argument_error("tessera: multigrid prolongation: a correction's walls are homogeneous (b = 0)");
   if (empty<Rank>(fine.n)) return;
-  bool pairs = true;  // every axis coarsens (no semi-coarsening)
-  for (int d = 0; d < Rank; ++d) pairs = pairs && modes[d] != coarsening::none;
-  if (pairs) {
+  if (all_axes_coarsen<Rank>(modes)) {
     launch_prolong_pairs<T, Rank>(coarse, fine, coarse_op, modes);
     return;
   }

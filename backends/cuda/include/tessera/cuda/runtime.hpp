@@ -3,6 +3,7 @@
 // and the record of the last launch (what block and grid a kernel really ran with).
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstddef>
 #include <string>
 
@@ -72,6 +73,29 @@ void check_launch(const std::string& what, const std::string& policy);
 double* result_slot();
 /// Raises the kernel's dynamic shared memory limit when the plan needs more than 48 KiB.
 void allow_shared_bytes(const void* kernel, std::size_t bytes, const std::string& policy);
+}  // namespace detail
+
+namespace detail {
+/// The blocks of `Kernel` an SM holds at once with `threads` a block and `shared_bytes` of
+/// dynamic shared memory, as the driver answers (its registers and shared memory decide);
+/// asked once per kernel and device (a kernel is launched at one block size), 0 where the
+/// driver cannot say. For chunking a grid into waves: the host cannot know a kernel's
+/// registers otherwise.
+template <auto Kernel>
+int resident_blocks_per_sm(int threads, std::size_t shared_bytes) {
+  static std::atomic<int> cached[64];  // per device; 0: not asked yet
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return 0;
+  int per_sm = cached[dev].load(std::memory_order_relaxed);
+  if (per_sm == 0) {
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reinterpret_cast<const void*>(Kernel), threads,
+                                                      shared_bytes) != cudaSuccess ||
+        per_sm < 1)
+      return 0;
+    cached[dev].store(per_sm, std::memory_order_relaxed);
+  }
+  return per_sm;
+}
 }  // namespace detail
 
 }  // namespace tessera::cuda

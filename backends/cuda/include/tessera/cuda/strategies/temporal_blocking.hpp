@@ -34,7 +34,6 @@
 // once, ~(1 / f + 1) * sizeof(T) per output and pass (f the inner fraction), instead of
 // 2 * k * sizeof(T) for k sweeps.
 #include <algorithm>
-#include <atomic>
 #include <type_traits>
 #include <utility>
 
@@ -492,16 +491,8 @@ namespace detail {
 template <auto Kernel>
 launch_plan one_wave_chunk(const launch_plan& plan, int pipeline, long long n_march, int march, bool guarded) {
   if (guarded && 100LL * pipeline < 15LL * plan.chunk) return plan;  // before asking the driver
-  static std::atomic<int> resident_per_sm[64];  // this kernel's blocks an SM holds, per device (0: not asked yet)
-  int dev = 0;
-  if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return plan;
-  int per_sm = resident_per_sm[dev].load(std::memory_order_relaxed);
-  if (per_sm == 0) {
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, plan.threads(), plan.shared_bytes) != cudaSuccess ||
-        per_sm < 1)
-      return plan;
-    resident_per_sm[dev].store(per_sm, std::memory_order_relaxed);
-  }
+  const int per_sm = resident_blocks_per_sm<Kernel>(plan.threads(), plan.shared_bytes);
+  if (per_sm < 1) return plan;
   return one_wave_chunk(plan, pipeline, n_march, march, guarded, per_sm, current_device_limits().multiprocessors);
 }
 
