@@ -12,7 +12,7 @@
 // Converged means the residual reached --tol x max |f| (or the precision's floor, which a
 // float run reaches first) and max |u - exact| is within poisson_accuracy_factor of the
 // discretisation error; the run says which, and exits 1 otherwise.
-// Included by run_poisson_<precision>_<rank>d.cpp only.
+// Included by run_poisson_<precision>_<rank>d.cpp and run_poisson_solve.hpp only.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -77,6 +77,28 @@ struct poisson_solve {
   }
 };
 
+/// A run's manufactured problem, what every solve of it reads.
+template <class T, int Rank>
+struct poisson_problem {
+  const run_options& o;
+  const View<T, Rank, HostSpace>& f;  // the right-hand side on the host
+  T h;                                // the spacing
+  boundary_conditions<Rank> bc;
+};
+
+/// Solves the problem with `Policy` on `Space`'s views, the result copied to `out`; a
+/// progress bar where `show`. Defined in run_poisson_solve.hpp and instantiated in units of
+/// their own, never where the run is (run_poisson.cpp sees this declaration only): the host
+/// policies' solves in run_poisson_host_<precision>_<rank>d.cpp, the CUDA policies' in
+/// run_poisson_cuda_<precision>_<rank>d.cpp (nvcc: multigrid's sweeps are point functions),
+/// so that no unit takes long to compile.
+template <class Policy, class Space, class T, int Rank>
+poisson_solve solve_poisson(const poisson_problem<T, Rank>& problem, View<T, Rank, HostSpace>& out, bool show);
+
+/// A solve's address, one per policy.
+template <class T, int Rank>
+using poisson_solve_fn = poisson_solve (*)(const poisson_problem<T, Rank>&, View<T, Rank, HostSpace>&, bool);
+
 template <class T, int Rank>
 int run_poisson(const run_options& o) {
   const int n = o.size;
@@ -105,66 +127,14 @@ int run_poisson(const run_options& o) {
       peak = std::max(peak, std::fabs(v));
     }
   }
-  const auto bc = boundary_conditions<Rank>::uniform(boundary_by_name(o.boundary));
-  const auto lap = fd::laplacian<Rank, 2>(h);
   const bool single = sizeof(T) == 4;
-
-  auto solve = [&](auto policy, auto tag, View<T, Rank, HostSpace>& out, bool show) {
-    using Space = typename decltype(tag)::type;
-    View<T, Rank, Space> f("f", f_h.layout()), u("u", f_h.layout());
-    deep_copy(f, f_h);
-    poisson_solve s;
-    const auto t0 = std::chrono::steady_clock::now();
-    if (o.solver == "jacobi") {
-      const double tol = o.tol ? *o.tol : poisson_default_tolerance(single, n);
-      const int max_it = o.max_iterations.value_or(poisson_default_max_iterations);
-      View<T, Rank, Space> scratch("scratch", f_h.layout());
-      const progress_bar bar(show ? std::min(max_it, 100000) : 0, 2000);
-      const auto r = jacobi_poisson(policy, f, u, scratch, h, bc, tol, max_it, 200, [&](int it, double resid) {
-        char buf[48];
-        std::snprintf(buf, sizeof buf, "residual %.2e", resid);
-        bar.show(it, buf);
-      });
-      bar.clear();
-      s.steps = r.iterations;
-      s.residuals = {r.residual};
-      s.reference = r.rhs_max;
-      s.converged = r.converged;
-      s.stop_reason = r.converged ? "the residual reached tol x max|f|" : "max-iterations reached";
-      s.described = "Jacobi: " + std::to_string(r.iterations) + " iterations";
-    } else if (o.solver == "cg") {
-      cg_options c;
-      c.tol = o.tol.value_or(1e-10);
-      c.max_iterations = o.max_iterations.value_or(poisson_default_cg_iterations);
-      c.multigrid = multigrid_options_of(o);
-      const auto r = cg_solve(policy, poisson_operator<Space>(lap), f, u, bc, c);
-      s.take(r);
-      s.steps = r.iterations;
-      s.described = "CG preconditioned by one multigrid " + to_string(c.multigrid.cycle) + "(" +
-                    std::to_string(c.multigrid.pre_smooth) + "," + std::to_string(c.multigrid.post_smooth) + ") " +
-                    to_string(c.multigrid.smoother) + " cycle, " + std::to_string(r.levels) + " levels: " +
-                    std::to_string(r.iterations) + " iterations";
-    } else {
-      const auto m = multigrid_options_of(o);
-      const auto r = multigrid_solve(policy, poisson_operator<Space>(lap), f, u, bc, m);
-      s.take(r);
-      s.steps = r.cycles;
-      s.floor = r.precision_floor;
-      s.described = std::string("multigrid ") + (m.full_multigrid ? "FMG + " : "") + to_string(m.cycle) + "(" +
-                    std::to_string(m.pre_smooth) + "," + std::to_string(m.post_smooth) + ") " +
-                    to_string(m.smoother) + ", " + std::to_string(r.levels) + " levels (" + r.level_extents.front() +
-                    " .. " + r.level_extents.back() + "): " + std::to_string(r.cycles) + " cycles";
-    }
-    s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    deep_copy(out, u);
-    return s;
-  };
+  const poisson_problem<T, Rank> problem{o, f_h, h, boundary_conditions<Rank>::uniform(boundary_by_name(o.boundary))};
 
   poisson_solve s;
   std::string ran_with;
   with_policy(o.policy, [&](auto policy, auto tag) {
     ran_with = std::string(decltype(policy)::name()) + " on " + decltype(tag)::type::name;
-    s = solve(policy, tag, u_h, true);
+    s = solve_poisson<decltype(policy), typename decltype(tag)::type>(problem, u_h, true);
   });
   double err = 0;
   {
@@ -231,7 +201,7 @@ int run_poisson(const run_options& o) {
     // Both solves stop within tol of the discrete solution (float: within its floor): they
     // agree to a few times that, relative to max |u|; never more than 1e-2 apart.
     View<T, Rank, HostSpace> ref("u_ref", f_h.layout());
-    const auto reference = with_reference(o.policy, [&](auto p) { solve(p, space_tag<HostSpace>{}, ref, false); });
+    const auto reference = with_reference(o.policy, [&](auto p) { solve_poisson<decltype(p), HostSpace>(problem, ref, false); });
     const double tol = std::min(4 * o.tol.value_or(1e-10) + (single ? 2e-3 : 1e-12), 1e-2);
     status = std::max(status, report_validation(compare(u_h, ref), norm_max(u_h), tol, reference));
   }

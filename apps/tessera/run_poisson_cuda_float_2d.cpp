@@ -1,0 +1,9 @@
+// poisson2d in float: the CUDA policies' solves (every listed strategy, cuda:automatic and
+// automatic on the device), for the runs in run_poisson.cpp. Multigrid's sweeps are point
+// functions, whose kernels are instantiated here: nvcc compiles this unit (CUDA builds only).
+#include "run_poisson_solve.hpp"
+
+namespace tessera::app {
+std::vector<poisson_solve_fn<float, 2>> poisson_cuda_solves_float_2d =
+    poisson_solves<CudaSpace, float, 2>([](auto f) { for_each_cuda_policy(f); });
+}  // namespace tessera::app
