@@ -60,7 +60,9 @@ class cg_solver {
   cg_solver(const Policy& policy, const elliptic_operator<T, Rank, Space>& op, const extents<Rank>& interior,
             const boundary_conditions<Rank>& bc, const cg_options& opt = {})
       : policy_(policy), bc_(bc), opt_(checked(opt)), mg_(policy, op, interior, bc, preconditioner_options(opt)) {
-    const layout<Rank> lay(interior, 1);
+    // rows padded as a view built from extents is: every policy serves them (cuda::pipelined
+    // copies rows in 16-byte pieces), the kernels take their vector paths
+    const layout<Rank> lay(interior, 1, default_row_alignment<T>);
     r_ = view("cg_r", lay), z_ = view("cg_z", lay), p_ = view("cg_p", lay), q_ = view("cg_q", lay);
   }
 
