@@ -11,7 +11,8 @@
 #include "tessera/core/fields.hpp"
 #include "tessera/core/point_function.hpp"
 #include "tessera/core/policy.hpp"
-#include "tessera/host/automatic.hpp"
+#include "tessera/core/stencil.hpp"
+#include "tessera/core/view.hpp"
 
 namespace tessera {
 
@@ -22,7 +23,7 @@ struct automatic {
 };
 
 /// Runs sweep_automatically of the views' memory space, found by argument-dependent lookup
-/// on it: host::parallel for HostSpace (backends/host/automatic.hpp), cuda::automatic for
+/// on it: host::parallel for HostSpace (tessera/host/automatic.hpp), cuda::automatic for
 /// CudaSpace (tessera/cuda/automatic.hpp), which also takes a stream.
 template <class S, class T, int Rank, class Space, class... Extra>
 void sweep(const automatic&, const stencil<S, T>& st, const View<T, Rank, Space>& in,

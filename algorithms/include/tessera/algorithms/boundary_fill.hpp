@@ -9,7 +9,6 @@
 #include "tessera/core/errors.hpp"
 #include "tessera/core/view.hpp"
 #include "tessera/core/view_checks.hpp"
-#include "tessera/host/boundary_fill.hpp"
 
 namespace tessera {
 

@@ -14,7 +14,6 @@
 #include "tessera/core/errors.hpp"
 #include "tessera/core/view.hpp"
 #include "tessera/core/view_checks.hpp"
-#include "tessera/host/compare.hpp"
 
 namespace tessera {
 

@@ -14,7 +14,6 @@
 #include "tessera/core/grid_transfer.hpp"
 #include "tessera/core/view.hpp"
 #include "tessera/core/view_checks.hpp"
-#include "tessera/host/grid_transfer.hpp"
 
 namespace tessera {
 

@@ -41,7 +41,6 @@
 
 #include "tessera/algorithms/apply.hpp"
 #include "tessera/algorithms/boundary_fill.hpp"
-#include "tessera/host/automatic.hpp"
 
 namespace tessera {
 

@@ -12,8 +12,6 @@
 #include "tessera/core/view.hpp"
 #include "tessera/core/view_checks.hpp"
 #include "tessera/core/reduction.hpp"
-#include "tessera/host/compare.hpp"
-#include "tessera/host/reduce.hpp"
 
 namespace tessera {
 

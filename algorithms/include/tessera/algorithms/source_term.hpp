@@ -7,7 +7,6 @@
 #include <string>
 
 #include "tessera/algorithms/apply.hpp"
-#include "tessera/host/elementwise.hpp"
 
 namespace tessera {
 

@@ -13,7 +13,6 @@
 
 #include "tessera/core/stencil.hpp"
 #include "tessera/core/view.hpp"
-#include "tessera/host/compare.hpp"
 
 namespace tessera {
 
