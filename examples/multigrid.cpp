@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
-#include <tessera/tessera.hpp>
 #include <tessera/algorithms/multigrid.hpp>  // multigrid_solve (tessera/algorithms/cg.hpp: cg_solve)
+#include <tessera/tessera.hpp>                // and the backends a solve runs on
 namespace ts = tessera;
 
 // Laplacian(u) = f in the unit cube, Dirichlet walls with their values in bc; u is the
