@@ -12,6 +12,15 @@
 namespace ts = tessera;
 namespace cu = tessera::cuda;
 
+// cuda::automatic's roles, derived from the traits the strategies' units declare
+// (candidates.hpp): a trait lost or added in a unit changes these.
+static_assert(std::is_same_v<cu::automatic_default_strategy, cu::pipelined<>>);
+static_assert(std::is_same_v<cu::automatic_point_default_strategy, cu::streaming<>>);
+static_assert(std::is_same_v<cu::automatic_fusing_strategy, cu::temporal_blocking<>>);
+static_assert(cu::automatic_fallbacks.size() == 2);
+static_assert(cu::automatic_fallbacks[0] == cu::candidate_of<cu::shared_streaming<>>);
+static_assert(std::is_same_v<cu::automatic_last_resort_strategy, cu::naive<>>);
+
 namespace {
 const cu::device_limits h100 = cu::device_limits::h100();
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }

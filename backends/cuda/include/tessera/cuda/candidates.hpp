@@ -18,27 +18,13 @@ template <class P>
 struct is_automatic_candidate : std::bool_constant<P::automatic_candidate> {};
 
 // A strategy's roles in cuda::automatic (strategy.hpp); a unit that declares none has none.
+// (A nested requirement on a member the unit lacks is false, not an error.)
 template <class P>
-constexpr bool declares_automatic_default() {
-  if constexpr (requires { P::automatic_default; }) return P::automatic_default;
-  else return false;
-}
+struct is_automatic_default : std::bool_constant<requires { requires P::automatic_default; }> {};
 template <class P>
-constexpr bool declares_automatic_point_default() {
-  if constexpr (requires { P::automatic_point_default; }) return P::automatic_point_default;
-  else return false;
-}
+struct is_automatic_point_default : std::bool_constant<requires { requires P::automatic_point_default; }> {};
 template <class P>
-constexpr bool declares_automatic_fuses() {
-  if constexpr (requires { P::automatic_fuses; }) return P::automatic_fuses;
-  else return false;
-}
-template <class P>
-struct is_automatic_default : std::bool_constant<declares_automatic_default<P>()> {};
-template <class P>
-struct is_automatic_point_default : std::bool_constant<declares_automatic_point_default<P>()> {};
-template <class P>
-struct is_automatic_fuser : std::bool_constant<declares_automatic_fuses<P>()> {};
+struct is_automatic_fuser : std::bool_constant<requires { requires P::automatic_fuses; }> {};
 template <class P>
 constexpr int automatic_fallback_of() {
   if constexpr (requires { P::automatic_fallback; }) return P::automatic_fallback;
