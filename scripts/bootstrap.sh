@@ -8,7 +8,9 @@
 #      `scripts/offline-debs.sh download` on a connected machine) holds .deb files and
 #      Kokkos or doctest is missing, they are unpacked with dpkg -x into ./.prefix and
 #      CMake is pointed there; nothing is installed system-wide.
-#   2. Configures (CUDA on when nvcc is found; -DTESSERA_ENABLE_CUDA=OFF to skip) and
+#   2. Installs nanobind, pytest and NumPy with pip (for the Python module and its tests)
+#      where PyPI or a folder of wheels is reachable.
+#   3. Configures (CUDA on when nvcc is found; -DTESSERA_ENABLE_CUDA=OFF to skip) and
 #      builds with every core.
 # Extra arguments go to the CMake configure step; BOOTSTRAP_CONFIGURE_ONLY=1 stops there.
 set -euo pipefail
@@ -60,6 +62,24 @@ else
     [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends ccache \
       >/dev/null 2>&1 || echo "bootstrap: ccache not installed (optional)"
+  fi
+fi
+
+# The Python module (python/) builds where nanobind is importable, and its pytest suite
+# needs pytest and NumPy: from PyPI where it can be reached, else from the wheels in
+# TESSERA_WHEELS (default ./.wheels, filled by `pip download nanobind pytest numpy -d .wheels`
+# on a connected machine). Without them the module is left out, visibly.
+python="$(command -v python3 || true)"
+if [[ -n "$python" ]] && ! "$python" -c "import nanobind, numpy, pytest" 2>/dev/null; then
+  wheels="${TESSERA_WHEELS:-$root/.wheels}"
+  pip_args=(-m pip install -q --disable-pip-version-check)
+  [[ $(id -u) -ne 0 ]] && ! "$python" -c "import sys; sys.exit(sys.prefix == sys.base_prefix)" && pip_args+=(--user)
+  if compgen -G "$wheels/*.whl" >/dev/null; then
+    "$python" "${pip_args[@]}" --no-index --find-links "$wheels" nanobind pytest numpy \
+      || echo "bootstrap: the wheels in $wheels did not install (the Python module will be left out)"
+  else
+    "$python" "${pip_args[@]}" nanobind pytest numpy >/dev/null 2>&1 \
+      || echo "bootstrap: nanobind/pytest/numpy not installed (the Python module will be left out)"
   fi
 fi
 

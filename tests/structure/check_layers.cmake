@@ -7,6 +7,7 @@
 #      backends/cuda/    tessera/core, tessera/cuda
 #      algorithms/       tessera/core, tessera/algorithms, tessera/io
 #      distributed/      everything above and tessera/mpi
+#      python/src/       everything but tessera/mpi (the Python module's native half)
 #    The umbrella header (tessera/tessera.hpp) gathers every layer, so no layer's folder holds
 #    it (CMake writes it from cmake/tessera.hpp.in). algorithms/ reaches every backend
 #    through customisation points that argument-dependent lookup finds in the backend's
@@ -22,7 +23,8 @@ if(NOT SOURCE_DIR)
 endif()
 
 set(_layers "core|core,io" "backends/host|core,host" "backends/kokkos|core,kokkos" "backends/cuda|core,cuda"
-            "algorithms|core,algorithms,io" "distributed|core,host,kokkos,cuda,algorithms,io,mpi")
+            "algorithms|core,algorithms,io" "distributed|core,host,kokkos,cuda,algorithms,io,mpi"
+            "python/src|core,host,kokkos,cuda,algorithms,io")
 # file -> the include it may keep (path relative to SOURCE_DIR, then the included header)
 set(_known
     "backends/kokkos/include/tessera/kokkos/mdrange.hpp|tessera/cuda/memory_space.hpp"

@@ -1,6 +1,8 @@
 #pragma once
 // deep_copy between views of any two spaces, and create_mirror. Copies move the whole
-// allocation, ghosts included, so the two layouts must match exactly.
+// allocation, ghosts included, so the two layouts must match exactly; a strided layout
+// with memory between its rows (layout::dense() false: a wrapped sub-box) is copied row
+// by row, so that memory, someone else's, is never written.
 #include <functional>
 #include <string>
 #include <type_traits>
@@ -35,8 +37,25 @@ void deep_copy(const View<T, Rank, DstSpace>& dst, const View<T, Rank, SrcSpace>
   }
   // Found by argument-dependent lookup on the spaces: core copies host to host, each
   // backend between its space and the host's (and within its own).
-  copy_bytes(DstSpace{}, SrcSpace{}, dst.data(), src.data(), src.allocation_bytes(),
-             "deep_copy " + src.describe() + " -> " + dst.describe());
+  const std::string what = "deep_copy " + src.describe() + " -> " + dst.describe();
+  const auto& l = src.layout();
+  if (l.dense()) {
+    copy_bytes(DstSpace{}, SrcSpace{}, dst.data(), src.data(), src.allocation_bytes(), what);
+    return;
+  }
+  // One copy per row, ghost rows included (a copy per row is slow across the bus; such
+  // views are meant to be swept in place, not mirrored often).
+  const std::size_t row_bytes = static_cast<std::size_t>(l.padded_extent(Rank - 1)) * sizeof(T);
+  index_t rows = 1;
+  for (int d = 0; d + 1 < Rank; ++d) rows *= l.padded_extent(d);
+  for (index_t r = 0; r < rows; ++r) {
+    index_t rest = r, offset = 0;
+    for (int d = Rank - 2; d >= 0; --d) {
+      offset += (rest % l.padded_extent(d)) * l.stride(d);
+      rest /= l.padded_extent(d);
+    }
+    copy_bytes(DstSpace{}, SrcSpace{}, dst.data() + offset, src.data() + offset, row_bytes, what);
+  }
 }
 
 /// A new host view with the same layout as v (label v.label() + "_mirror"); contents are

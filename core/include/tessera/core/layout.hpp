@@ -10,6 +10,11 @@
 // (and a thread's vector of elements) start where a memory transaction does, and whole
 // output sectors be written. Strides and the origin carry the padding, so accessors and
 // kernels never assume stride(Rank-2) == n + 2*ghost.
+//
+// A layout may also describe memory laid out by someone else (layout::strided: a NumPy or
+// CuPy array, a Kokkos view, a sub-box of a larger grid): explicit strides, the last axis
+// contiguous, rows and planes that do not overlap, and possibly memory between them that
+// belongs to others (dense() is false then, and nothing may write there).
 #include <string>
 
 #include "tessera/core/array.hpp"
@@ -63,6 +68,48 @@ class layout {
     for (int d = 0; d < Rank; ++d) origin_ += ghost * stride_[d];
   }
 
+  /// A layout over memory someone else laid out: `strides` in elements (slowest axis
+  /// first), the ghost cells inside that memory, element (-ghost, ..., -ghost) at offset 0.
+  /// The last axis must be contiguous (stride 1) and each axis' stride must step over the
+  /// whole padded extent of the axes inside it (rows and planes may be farther apart, not
+  /// overlap). row_alignment() is 1 and pad_left() 0: nothing is known of the rows'
+  /// alignment, so the kernels that read whole 16-byte vectors refuse such a layout.
+  /// Throws invalid_argument_error naming the axis and the fix.
+  static layout strided(const extents<Rank>& interior, int ghost, const array<index_t, Rank>& strides) {
+    layout l(interior, ghost, 1);  // checks extents, ghost and the packed sizes
+    if (strides[Rank - 1] != 1)
+      throw invalid_argument_error("tessera::layout: stride " + std::to_string(strides[Rank - 1]) +
+                                   " along the last axis (" + std::to_string(Rank - 1) + ") of extents " +
+                                   interior.to_string() + "; tessera needs the last axis contiguous (stride 1): "
+                                   "pass a C-ordered (row-major) array or copy it into one");
+    index_t span = 1;
+    for (int d = Rank - 2; d >= 0; --d) {
+      index_t inner = 0;
+      if (!detail::checked_mul(strides[d + 1], l.padded_extent(d + 1), inner) || strides[d] < inner)
+        throw invalid_argument_error(
+            "tessera::layout: stride " + std::to_string(strides[d]) + " along axis " + std::to_string(d) +
+            " of extents " + interior.to_string() + " with ghost " + std::to_string(ghost) +
+            " is shorter than what axis " + std::to_string(d + 1) + " spans (" +
+            (inner > 0 ? std::to_string(inner) : std::string("more than 2^63")) +
+            " elements, ghosts included): its rows or planes would overlap; pass the array's strides in "
+            "elements, the ghost layer inside the array");
+    }
+    for (int d = 0; d < Rank; ++d) {
+      index_t reach = 0;
+      if (l.padded_extent(d) > 0 && (!detail::checked_mul(l.padded_extent(d) - 1, strides[d], reach) ||
+                                     !detail::checked_add(span, reach, span)))
+        throw invalid_argument_error("tessera::layout: extents " + interior.to_string() + " with strides " +
+                                     strides_to_string(strides) + " span more than 2^63 elements; check the strides");
+    }
+    l.stride_ = strides;
+    l.span_ = span;
+    l.origin_ = 0;
+    for (int d = 0; d < Rank; ++d) l.origin_ += ghost * strides[d];
+    l.dense_ = true;
+    for (int d = 0; d + 1 < Rank; ++d) l.dense_ = l.dense_ && strides[d] == strides[d + 1] * l.padded_extent(d + 1);
+    return l;
+  }
+
   const extents<Rank>& interior() const { return interior_; }
   int ghost() const { return ghost_; }
   index_t row_alignment() const { return row_alignment_; }
@@ -76,6 +123,21 @@ class layout {
   index_t span() const { return span_; }
   /// Offset of interior point (0, ..., 0) from the start of the allocation.
   index_t origin_offset() const { return origin_; }
+  /// True when every element of [0, span()) belongs to this layout (its rows, ghosts
+  /// included, or its own row padding), so a copy may move the span whole; false for a
+  /// strided layout with memory between its rows or planes (a sub-box of a larger array).
+  bool dense() const { return dense_; }
+
+  /// The same rows and strides with another extent along axis 0 (a slab of planes of
+  /// this layout, View::planes): the strides stay, the span shrinks.
+  layout with_planes(index_t count) const {
+    auto e = interior_;
+    e[0] = count;
+    layout l = *this;
+    l.interior_ = e;
+    l.span_ = span_ - (interior_[0] - count) * stride_[0];
+    return l;
+  }
 
   friend bool operator==(const layout& a, const layout& b) {
     return a.interior_ == b.interior_ && a.ghost_ == b.ghost_ && a.stride_ == b.stride_;
@@ -94,6 +156,13 @@ class layout {
   array<index_t, Rank> stride_{};
   index_t span_ = 0;
   index_t origin_ = 0;
+  bool dense_ = true;
+
+  static std::string strides_to_string(const array<index_t, Rank>& s) {
+    std::string r = "(";
+    for (int d = 0; d < Rank; ++d) r += (d ? ", " : "") + std::to_string(s[d]);
+    return r + ")";
+  }
 };
 
 }  // namespace tessera

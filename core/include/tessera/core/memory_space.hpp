@@ -61,6 +61,12 @@ inline void copy_bytes(HostSpace, HostSpace, void* dst, const void* src, std::si
   std::memcpy(dst, src, n);
 }
 
+/// View::wrap's check that foreign memory belongs to the space (found by
+/// argument-dependent lookup on the space; each backend checks its own). Host memory
+/// cannot be told from any other address here, so the host accepts every pointer: the
+/// caller vouches for it (the Python module checks the array's device first).
+inline void check_wrappable(HostSpace, const void*, std::size_t, const std::string&) {}
+
 template <class S>
 concept memory_space = requires {
   { S::name } -> std::convertible_to<const char*>;

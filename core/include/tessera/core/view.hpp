@@ -1,9 +1,12 @@
 #pragma once
-// View<T, Rank, Space>: an owning, reference-counted, labelled grid with a ghost layer.
+// View<T, Rank, Space>: a reference-counted, labelled grid with a ghost layer.
 // Copies share the allocation (as Kokkos views do); the last copy frees it. Elements are
 // zero-initialised on allocation. Rows are padded to whole 128-byte lines
 // (default_row_alignment), so every row of every view starts where a GPU memory
-// transaction does; pass a layout to choose otherwise.
+// transaction does; pass a layout to choose otherwise. View::wrap makes a view of memory
+// it does not own (a NumPy or CuPy array, a Kokkos view, another library's buffer): no
+// copy, nothing freed, the same algorithms.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -58,6 +61,40 @@ class View {
     state_ = std::move(st);
   }
 
+  /// A view of memory it does not own, without copying: `data` is element (-ghost, ...,
+  /// -ghost) of layout `l` (build it with layout::strided from the array's extents, ghost
+  /// width and strides, or layout(extents, ghost, 1) for a packed C-ordered array) in
+  /// memory space Space. Nothing is zeroed or freed; `keep_alive` (optional) is held by
+  /// every copy of the view and its planes, so the memory's owner (an array object) lives
+  /// as long as they do. Requires data aligned to alignof(T) and, for a device space,
+  /// memory of that device (the backend asks the driver: check_wrappable). Throws
+  /// invalid_argument_error naming the view for a null or misaligned pointer.
+  static View wrap(std::string label, T* data, const tessera::layout<Rank>& l,
+                   std::shared_ptr<const void> keep_alive = {}) {
+    const std::string who = "tessera::View::wrap: view '" + label + "' (" + l.describe() + ", " + Space::name + ")";
+    if (data == nullptr)
+      throw invalid_argument_error(who + " was given a null pointer; pass the address of the array's first element "
+                                   "(its first ghost cell)");
+    if (reinterpret_cast<std::uintptr_t>(data) % alignof(T) != 0)
+      throw invalid_argument_error(who + " was given an address that is not a multiple of " +
+                                   std::to_string(alignof(T)) + " bytes (the alignment of its element type); copy "
+                                   "the array into an aligned one");
+    const auto bytes = detail::checked_bytes(l.span(), sizeof(T));
+    if (!bytes) throw invalid_argument_error(who + " spans more bytes than an address space holds; check the strides");
+    // Found by argument-dependent lookup on the space: each backend checks that the
+    // memory is its own (the host's accepts any address it is given).
+    check_wrappable(Space{}, data, *bytes, who);
+    auto st = std::make_shared<state>();
+    st->label = std::move(label);
+    st->layout = l;
+    st->data = data;
+    st->owns = false;
+    st->keep_alive = std::move(keep_alive);
+    View v;
+    v.state_ = std::move(st);
+    return v;
+  }
+
   /// The label; "" for an unallocated view.
   const std::string& label() const { return state_ ? state_->label : empty_label(); }
   /// The layout; an empty one (extents 0, ghost 0) for an unallocated view.
@@ -72,6 +109,8 @@ class View {
   std::size_t allocation_bytes() const { return static_cast<std::size_t>(layout().span()) * sizeof(T); }
   /// False for a default-constructed view.
   bool allocated() const { return state_ != nullptr; }
+  /// False for a view made by wrap (and its planes): the memory is someone else's.
+  bool owns_memory() const { return state_ && state_->owns; }
   long use_count() const { return state_.use_count(); }
 
   /// "'u' (interior 37x29x53, ghost 1, HostSpace)": the form every error message uses;
@@ -99,11 +138,10 @@ class View {
                                    ") along axis 0; ask for at least one plane of the interior");
     auto w = std::make_shared<state>();
     w->label = label() + "[planes " + std::to_string(first) + ".." + std::to_string(first + count) + ")";
-    auto e = extents();
-    e[0] = count;
-    w->layout = tessera::layout<Rank>(e, ghost(), layout().row_alignment());
+    w->layout = layout().with_planes(count);
     w->data = state_->data + first * layout().stride(0);
     w->owner = state_;
+    w->owns = state_->owns;
     View v;
     v.state_ = std::move(w);
     return v;
@@ -134,8 +172,10 @@ class View {
     tessera::layout<Rank> layout;
     T* data = nullptr;
     std::shared_ptr<state> owner;  // set for planes(): the memory is the owner's
+    bool owns = true;              // false for wrap(): the memory is someone else's
+    std::shared_ptr<const void> keep_alive;  // wrap(): what keeps that memory alive
     ~state() {
-      if (!owner) Space::deallocate(data);
+      if (!owner && owns) Space::deallocate(data);
     }
   };
 

@@ -47,6 +47,31 @@ inline void copy_bytes(CudaSpace, CudaSpace, void* dst, const void* src, std::si
   TESSERA_CUDA_CHECK(cudaMemcpy(dst, src, n, cudaMemcpyDeviceToDevice), what);
 }
 
+/// View::wrap's check of foreign memory: the driver must know `p` as memory of the
+/// current device (cudaMalloc'd, or managed); host memory, pinned or not, and another
+/// device's memory are refused by name (a kernel given them would fault or read across
+/// the bus).
+inline void check_wrappable(CudaSpace, const void* p, std::size_t, const std::string& who) {
+  cudaPointerAttributes a{};
+  const cudaError_t st = cudaPointerGetAttributes(&a, p);
+  if (st != cudaSuccess) {
+    cudaGetLastError();
+    throw invalid_argument_error(who + ": the CUDA driver does not know the address (" + cudaGetErrorString(st) +
+                                 "); pass device memory of the current device");
+  }
+  if (a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged)
+    throw invalid_argument_error(who + ": the address is " +
+                                 (a.type == cudaMemoryTypeHost ? std::string("pinned host memory")
+                                                               : std::string("host memory the driver does not map")) +
+                                 ", not device memory; wrap it as a HostSpace view or copy it to the device");
+  int current = 0;
+  TESSERA_CUDA_CHECK(cudaGetDevice(&current), who);
+  if (a.type == cudaMemoryTypeDevice && a.device != current)
+    throw invalid_argument_error(who + ": the address is memory of device " + std::to_string(a.device) +
+                                 " but the current device is " + std::to_string(current) +
+                                 "; cudaSetDevice(" + std::to_string(a.device) + ") first");
+}
+
 }  // namespace tessera::cuda
 
 namespace tessera {
