@@ -12,6 +12,8 @@
 #   only runs the remaining sanitizers on the same build),
 #   GPU_CHECK_ONLY_BENCH=1 builds and runs only the benchmark driver;
 #   BENCH_ARGS passes arguments to tessera-bench (e.g. "--quick --variants").
+#   The Python module and its pytest suite (CuPy on the GPU) join the run where nanobind and
+#   pytest install: offline, carry .wheels/ (`pip download nanobind pytest -d .wheels`).
 # shellcheck source=gpu-common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/gpu-common.sh"
 
@@ -37,7 +39,7 @@ fi
 if [[ "${GPU_CHECK_SKIP_TESTS:-0}" != 1 ]]; then
 step "tests"
 ctest --test-dir "$build" -j "$(nproc)" --output-on-failure >"$out/ctest.log" 2>&1 || status=1
-grep -E "tests passed|Skipped|\(Failed\)|Not Run|Total Test time" "$out/ctest.log" | head -40
+grep -E "tests passed|Skipped|\(Failed\)|Not Run|Total Test time|python.pytest" "$out/ctest.log" | head -40
 fi
 
 if [[ "${GPU_CHECK_SKIP_SANITIZER:-0}" != 1 ]]; then

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "dispatch.hpp"
+#include "physics.hpp"
 #include "solvers.hpp"
 
 namespace nb = nanobind;
@@ -370,6 +371,23 @@ solve_report multigrid_views(const std::string& policy, const solve_request& req
 #endif
 }
 
+void physics_views(const std::string& policy, const std::string& kernel, double parameter,
+                   const std::vector<const native_view*>& in, const native_view& out) {
+  const std::string who = "tessera.physics." + kernel;
+  for (const auto* v : in) require_same_place(*v, out, who.c_str());
+  if (!out.device) {
+    std::vector<const views_in<ts::HostSpace>*> fields;
+    for (const auto* v : in) fields.push_back(&std::get<0>(v->view));
+    physics_host(policy, kernel, parameter, fields, std::get<0>(out.view));
+    return;
+  }
+#if TESSERA_ENABLE_CUDA
+  std::vector<const views_in<ts::CudaSpace>*> fields;
+  for (const auto* v : in) fields.push_back(&std::get<1>(v->view));
+  physics_cuda(policy, kernel, parameter, fields, std::get<1>(out.view));
+#endif
+}
+
 /// norm 0: max |a|, 1: L2 norm, 2: dot(a, b): tessera's reductions over the interiors.
 double reduce_views(int which, const native_view& a, const native_view* b) {
   if (b) require_same_place(a, *b, "tessera.dot");
@@ -499,6 +517,8 @@ NB_MODULE(_tessera, m) {
         return d;
       },
       nb::arg("policy"), nb::arg("stencil"), nb::arg("input"), nb::arg("tolerance"));
+  m.def("physics", &physics_views, nb::arg("policy"), nb::arg("kernel"), nb::arg("parameter"), nb::arg("inputs"),
+        nb::arg("output"), nb::call_guard<nb::gil_scoped_release>());
   m.def(
       "multigrid_solve",
       [](const std::string& policy, double a, double b, const stencil_desc* L, std::vector<double> h,

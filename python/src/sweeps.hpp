@@ -2,12 +2,27 @@
 // The sweeps of one memory space behind the Python module's apply and iterate, written
 // once for both spaces: sweeps_host.cpp and sweeps_cuda.cpp instantiate them with their
 // policies.
+#include <cstdlib>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "dispatch.hpp"
 
 namespace tessera::python {
+
+/// The policies the module offers for host (NumPy) arrays: host::serial, host::parallel,
+/// kokkos::mdrange where the build has Kokkos, and automatic.
+template <class F>
+void for_each_host_policy(F&& f) {
+  f(host::serial{});
+  f(host::parallel{});
+#if TESSERA_PYTHON_KOKKOS
+  f(kokkos::mdrange{});
+#endif
+  f(automatic{});
+}
 
 template <int Rank>
 void check_rank(const stencil_desc& d, const std::string& who, const std::string& view) {
@@ -17,14 +32,97 @@ void check_rank(const stencil_desc& d, const std::string& who, const std::string
                                  "D; declare the stencil with rank=" + std::to_string(Rank));
 }
 
-/// Calls f(policy) with the policy named `name` among those for_each_policy offers;
-/// false when none has that name.
+/// A policy as Python names it: "host:parallel", or with settings of the policy's run-time
+/// members, "host:parallel(num_threads=4,fuse=4)", "kokkos:mdrange(tile=4x8x64)".
+struct policy_spec {
+  std::string base;
+  std::vector<std::pair<std::string, std::string>> settings;
+};
+
+inline policy_spec parse_policy(const std::string& text) {
+  policy_spec spec;
+  const auto open = text.find('(');
+  spec.base = text.substr(0, open);
+  if (open == std::string::npos) return spec;
+  if (text.back() != ')')
+    throw invalid_argument_error("tessera: policy '" + text + "' is not name or name(setting=value,...)");
+  std::string body = text.substr(open + 1, text.size() - open - 2);
+  std::size_t at = 0;
+  while (at < body.size()) {
+    const auto comma = body.find(',', at);
+    const std::string item = body.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+      throw invalid_argument_error("tessera: policy '" + text + "': '" + item + "' is not setting=value");
+    spec.settings.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
+  return spec;
+}
+
+/// A setting's value: an integer in [lo, hi], named in the error otherwise.
+inline int setting_int(const std::string& policy, const std::string& key, const std::string& v, int lo, int hi) {
+  char* end = nullptr;
+  const long x = std::strtol(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0' || x < lo || x > hi)
+    throw invalid_argument_error("tessera: policy " + policy + ": " + key + "=" + v + " is not an integer in [" +
+                                 std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return static_cast<int>(x);
+}
+
+/// Sets p's run-time members from the spec's settings: num_threads and fuse
+/// (host::parallel), tile (kokkos::mdrange, "AxBxC"). Anything else is refused by name; a
+/// CUDA strategy's tiles are template arguments, fixed when the module was compiled.
+template <class P>
+void configure(P& p, const policy_spec& spec) {
+  for (const auto& [key, value] : spec.settings) {
+    if constexpr (requires { p.num_threads; }) {
+      if (key == "num_threads") {
+        p.num_threads = setting_int(spec.base, key, value, 0, 4096);
+        continue;
+      }
+    }
+    if constexpr (requires { p.fuse; }) {
+      if (key == "fuse") {
+        p.fuse = setting_int(spec.base, key, value, 0, P::max_fuse);
+        continue;
+      }
+    }
+    if constexpr (requires { p.tile; }) {
+      if (key == "tile") {
+        std::size_t at = 0;
+        for (std::size_t d = 0; d < p.tile.size(); ++d) {
+          const auto x = value.find('x', at);
+          p.tile[d] = setting_int(spec.base, key, value.substr(at, x == std::string::npos ? x : x - at), 0, 1 << 20);
+          if (x == std::string::npos && d + 1 < p.tile.size())
+            throw invalid_argument_error("tessera: policy " + spec.base + ": tile=" + value + " needs " +
+                                         std::to_string(p.tile.size()) + " sizes, AxBxC");
+          at = x + 1;
+        }
+        continue;
+      }
+    }
+    throw invalid_argument_error("tessera: policy " + spec.base + " has no setting '" + key + "'" +
+                                 (spec.base.rfind("cuda:", 0) == 0
+                                      ? std::string("; a CUDA strategy's tiles are compile-time, and the module "
+                                                    "holds each strategy with its default tiles (C++ instantiates "
+                                                    "others)")
+                                      : std::string("; host:parallel takes num_threads and fuse, kokkos:mdrange "
+                                                    "takes tile=AxBxC")));
+  }
+}
+
+/// Calls f(policy) with the policy named `name` (settings applied, see policy_spec) among
+/// those for_each_policy offers; false when none has that name.
 template <class ForEachPolicy, class F>
 bool with_named_policy(ForEachPolicy&& for_each_policy, const std::string& name, F&& f) {
+  const policy_spec spec = parse_policy(name);
   bool found = false;
   for_each_policy([&](auto p) {
-    if (!found && decltype(p)::name() == name) {
+    if (!found && decltype(p)::name() == spec.base) {
       found = true;
+      configure(p, spec);
       f(p);
     }
   });

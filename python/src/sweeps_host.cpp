@@ -3,19 +3,6 @@
 #include "sweeps.hpp"
 
 namespace tessera::python {
-namespace {
-
-template <class F>
-void for_each_host_policy(F&& f) {
-  f(host::serial{});
-  f(host::parallel{});
-#if TESSERA_PYTHON_KOKKOS
-  f(kokkos::mdrange{});
-#endif
-  f(automatic{});
-}
-
-}  // namespace
 
 std::vector<std::string> host_policy_names() {
   std::vector<std::string> v;

@@ -32,8 +32,8 @@ from ._tessera import (  # noqa: F401  (re-exported)
 )
 
 __all__ = [
-    "View", "Stencil", "wrap", "zeros", "stencil", "shape_points", "apply", "iterate", "validate",
-    "norm_max", "norm_l2", "dot", "multigrid_solve", "policies", "fd", "has_cuda", "has_kokkos", "cuda_devices",
+    "View", "Stencil", "Policy", "wrap", "zeros", "stencil", "shape_points", "apply", "iterate", "validate",
+    "norm_max", "norm_l2", "dot", "multigrid_solve", "policies", "fd", "physics", "has_cuda", "has_kokkos", "cuda_devices",
     "Error", "InvalidArgumentError", "ExtentMismatchError", "AliasingError", "GhostWidthError",
     "OutOfBoundsError", "UnsupportedError", "BackendError", "AllocationError",
 ]
@@ -247,6 +247,37 @@ def _stencil(s: Any) -> Any:
         f"tessera: the stencil is a {type(s).__name__}; build one with tessera.stencil(...) or tessera.fd.*")
 
 
+class Policy:
+    """A policy with settings of its run-time members, e.g. Policy("host:parallel",
+    num_threads=4, fuse=4) or Policy("kokkos:mdrange", tile=(4, 8, 64)). Its ``name``
+    ("host:parallel(fuse=4,num_threads=4)") is what apply, iterate and the others take.
+    A CUDA strategy's tiles are compile-time: the module holds each with its default tiles.
+    """
+
+    __slots__ = ("base", "settings")
+
+    def __init__(self, name: str, **settings: Any):
+        if not isinstance(name, str) or "(" in name:
+            raise InvalidArgumentError(f"tessera.Policy: {name!r} is not a policy name such as 'host:parallel'")
+        for key, value in settings.items():
+            values = value if isinstance(value, (tuple, list)) else (value,)
+            if not values or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+                raise InvalidArgumentError(f"tessera.Policy: {key}={value!r} is not an integer or a tuple of them")
+        self.base = name
+        self.settings = dict(sorted(settings.items()))
+
+    @property
+    def name(self) -> str:
+        if not self.settings:
+            return self.base
+        items = ",".join(f"{k}={'x'.join(str(v) for v in val) if isinstance(val, (tuple, list)) else val}"
+                         for k, val in self.settings.items())
+        return f"{self.base}({items})"
+
+    def __repr__(self) -> str:
+        return f"tessera.Policy({self.name})"
+
+
 def _policy(p: Any) -> str:
     if isinstance(p, str):
         return p
@@ -332,6 +363,41 @@ def validate(policy: Any, stencil: Stencil, input: View, tolerance: float | None
     i = _view(input, "input")
     return _tessera.validate(_policy(policy), _stencil(stencil), i._native, -1.0 if tolerance is None
                              else float(tolerance))
+
+
+class _Physics:
+    """tessera.physics: ready-made point functions (each output point from several fields).
+
+    Policies: host:serial, host:parallel, kokkos:mdrange, automatic (host arrays);
+    cuda:automatic, automatic (device arrays). Each returns ``out``.
+    """
+
+    @staticmethod
+    def _run(kernel: str, policy: Any, parameter: float, fields: Sequence[View], out: View) -> View:
+        natives = [_view(f, f"input field {i}")._native for i, f in enumerate(fields)]
+        o = _view(out, "output")
+        _tessera.physics(_policy(policy), kernel, float(parameter), natives, o._native)
+        return o
+
+    def acoustic_step(self, policy: Any, u_prev: View, u: View, c2: View, out: View, dt2_h2: float) -> View:
+        """3D leapfrog step of u_tt = c^2 lap u, 8th order: out = 2u - u_prev + c2 (dt/h)^2 lap8(u)."""
+        return self._run("acoustic_step", policy, dt2_h2, [u_prev, u, c2], out)
+
+    def damped_acoustic_step(self, policy: Any, u_prev: View, u: View, c2: View, s: View, out: View,
+                             dt2_h2: float) -> View:
+        """acoustic_step with a sponge: out = (2u - (1 - s) u_prev + c2 (dt/h)^2 lap8(u)) / (1 + s)."""
+        return self._run("damped_acoustic_step", policy, dt2_h2, [u_prev, u, c2, s], out)
+
+    def div_k_grad(self, policy: Any, u: View, k: View, out: View, inv_h2: float) -> View:
+        """3D div(k grad u), faces' k the arithmetic mean: sum (k_nb + k) / 2 (u_nb - u) / h^2."""
+        return self._run("div_k_grad", policy, inv_h2, [u, k], out)
+
+    def upwind_advection(self, policy: Any, q: View, vy: View, vx: View, out: View, dt_h: float) -> View:
+        """2D first-order upwind step of q_t + v . grad q = 0 (dt_h = dt / h)."""
+        return self._run("upwind_advection", policy, dt_h, [q, vy, vx], out)
+
+
+physics = _Physics()
 
 
 def multigrid_solve(policy: Any, f: View, u: View, boundary: Any, L: Stencil | None = None, *,

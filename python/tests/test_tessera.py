@@ -177,6 +177,21 @@ def test_iterate_every_boundary_kind_equals_numpy(policy, boundary, faces):
     np.testing.assert_allclose(result.interior, ref, atol=1e-12)
 
 
+@pytest.mark.parametrize("policy", HOST_POLICIES)
+def test_periodic_steps_equal_np_roll(policy):
+    """On a periodic grid a step of the 5-point star is a sum of np.roll's of the interior."""
+    rng = np.random.default_rng(13)
+    q = rng.uniform(-1, 1, (23, 31))
+    u = np.pad(q, 1)
+    s = np.zeros_like(u)
+    c = [0.2, 0.3, 0.1, 0.25, 0.15]  # centre, y-1, y+1, x-1, x+1
+    res = ts.iterate(policy, ts.stencil("star", 2, 1, c), ts.wrap(u, 1), ts.wrap(s, 1), 3, boundary="periodic")
+    for _ in range(3):
+        q = (c[0] * q + c[1] * np.roll(q, 1, axis=0) + c[2] * np.roll(q, -1, axis=0)
+             + c[3] * np.roll(q, 1, axis=1) + c[4] * np.roll(q, -1, axis=1))
+    np.testing.assert_allclose(res.interior, q, atol=1e-13)
+
+
 def test_iterate_returns_the_view_holding_the_result():
     u = np.random.default_rng(2).uniform(-1, 1, (10, 10))
     s = np.zeros_like(u)
@@ -471,3 +486,100 @@ def test_cupy_multigrid_equals_host():
     assert r["converged"] and r_h["converged"]
     np.testing.assert_allclose(cp.asnumpy(u)[1:-1, 1:-1], u_h[1:-1, 1:-1], atol=1e-8)
     assert np.abs(cp.asnumpy(u)[1:-1, 1:-1] - exact[1:-1, 1:-1]).max() < 2e-4
+
+
+# --- physics' point functions ------------------------------------------------------------
+W8 = [-205 / 72, 8 / 5, -1 / 5, 8 / 315, -1 / 560]  # 8th-order second-derivative weights
+
+
+def lap8_numpy(u, g=4):
+    n = [s - 2 * g for s in u.shape]
+    c = tuple(slice(g, g + m) for m in n)
+    out = 3 * W8[0] * u[c]
+    for axis in range(3):
+        for d in range(1, 5):
+            for sgn in (-1, 1):
+                sl = list(c)
+                sl[axis] = slice(g + sgn * d, g + sgn * d + n[axis])
+                out = out + W8[d] * u[tuple(sl)]
+    return out
+
+
+@pytest.mark.parametrize("policy", HOST_POLICIES)
+def test_physics_kernels_equal_numpy(policy):
+    rng = np.random.default_rng(31)
+    shape = (12 + 8, 9 + 8, 14 + 8)
+    u_prev, u, c2, s = (rng.uniform(-1, 1, shape) for _ in range(4))
+    c2, s = np.abs(c2), 0.1 * np.abs(s)
+    out = np.full(shape, SENTINEL)
+    wrap4 = lambda a: ts.wrap(a, 4)  # noqa: E731
+    c = (slice(4, -4),) * 3
+    ts.physics.acoustic_step(policy, wrap4(u_prev), wrap4(u), wrap4(c2), wrap4(out), 0.09)
+    ref = 2 * u[c] - u_prev[c] + c2[c] * 0.09 * lap8_numpy(u)
+    np.testing.assert_allclose(out[c], ref, atol=1e-12)
+    assert np.all(out[ghost_mask(shape, 4)] == SENTINEL)
+    ts.physics.damped_acoustic_step(policy, wrap4(u_prev), wrap4(u), wrap4(c2), wrap4(s), wrap4(out), 0.09)
+    ref = (2 * u[c] - (1 - s[c]) * u_prev[c] + c2[c] * 0.09 * lap8_numpy(u)) / (1 + s[c])
+    np.testing.assert_allclose(out[c], ref, atol=1e-12)
+    # div(k grad u), faces' k the arithmetic mean
+    k = 1 + np.abs(rng.uniform(-1, 1, (10, 11, 12)))
+    uu = rng.uniform(-1, 1, (10, 11, 12))
+    o = np.zeros_like(uu)
+    ts.physics.div_k_grad(policy, ts.wrap(uu, 1), ts.wrap(k, 1), ts.wrap(o, 1), 4.0)
+    c1 = (slice(1, -1),) * 3
+    ref = np.zeros((8, 9, 10))
+    for axis in range(3):
+        for sgn in (-1, 1):
+            sl = list(c1)
+            sl[axis] = slice(1 + sgn, 1 + sgn + (uu.shape[axis] - 2))
+            ref += 0.5 * (k[tuple(sl)] + k[c1]) * (uu[tuple(sl)] - uu[c1])
+    np.testing.assert_allclose(o[c1], 4.0 * ref, atol=1e-12)
+    # 2D upwind advection
+    q = rng.uniform(-1, 1, (20, 30))
+    vy, vx = rng.uniform(-1, 1, (20, 30)), rng.uniform(-1, 1, (20, 30))
+    qo = np.zeros_like(q)
+    ts.physics.upwind_advection(policy, ts.wrap(q, 1), ts.wrap(vy, 1), ts.wrap(vx, 1), ts.wrap(qo, 1), 0.3)
+    i = (slice(1, -1), slice(1, -1))
+    dqx = np.where(vx[i] > 0, q[i] - q[1:-1, :-2], q[1:-1, 2:] - q[i])
+    dqy = np.where(vy[i] > 0, q[i] - q[:-2, 1:-1], q[2:, 1:-1] - q[i])
+    np.testing.assert_allclose(qo[i], q[i] - 0.3 * (vx[i] * dqx + vy[i] * dqy), atol=1e-12)
+    with pytest.raises(ts.InvalidArgumentError, match="takes 3 2D input fields"):
+        ts.physics.upwind_advection(policy, wrap4(u), wrap4(u_prev), wrap4(c2), wrap4(out), 0.3)
+    with pytest.raises(ts.GhostWidthError):
+        ts.physics.acoustic_step(policy, ts.wrap(uu, 1), ts.wrap(uu.copy(), 1), ts.wrap(k, 1), ts.wrap(o, 1), 0.1)
+
+
+@needs_gpu
+def test_cupy_physics_equals_host():
+    rng = np.random.default_rng(37)
+    shape = (40 + 8, 33 + 8, 70 + 8)
+    u_prev, u, c2 = (rng.uniform(-1, 1, shape).astype(np.float32) for _ in range(3))
+    out_h = np.zeros(shape, np.float32)
+    ts.physics.acoustic_step("host:serial", ts.wrap(u_prev, 4), ts.wrap(u, 4), ts.wrap(c2, 4), ts.wrap(out_h, 4), 0.1)
+    d = [cp.asarray(a) for a in (u_prev, u, c2)]
+    out = cp.zeros(shape, cp.float32)
+    ts.physics.acoustic_step("cuda:automatic", *(ts.wrap(a, 4) for a in d), ts.wrap(out, 4), 0.1)
+    np.testing.assert_allclose(cp.asnumpy(out)[4:-4, 4:-4, 4:-4], out_h[4:-4, 4:-4, 4:-4], atol=1e-5)
+
+
+def test_policy_objects_set_run_time_members():
+    rng = np.random.default_rng(41)
+    u0 = rng.uniform(-1, 1, (18, 20, 22))
+    st = ts.stencil("star", 3, 1, [0.4] + [0.1] * 6)
+    results = []
+    for policy in ("host:serial", ts.Policy("host:parallel", num_threads=2, fuse=4),
+                   ts.Policy("kokkos:mdrange", tile=(2, 4, 8)) if ts.has_kokkos else "host:serial"):
+        u, s = u0.copy(), np.zeros_like(u0)
+        results.append(ts.iterate(policy, st, ts.wrap(u, 1), ts.wrap(s, 1), 6, boundary=0.5).interior.copy())
+    np.testing.assert_allclose(results[1], results[0], atol=1e-13)  # fused 4 steps a pass: same steps
+    np.testing.assert_allclose(results[2], results[0], atol=1e-13)
+    assert ts.Policy("host:parallel", fuse=4, num_threads=2).name == "host:parallel(fuse=4,num_threads=2)"
+    u, v = ts.wrap(u0.copy(), 1), ts.wrap(np.zeros_like(u0), 1)
+    with pytest.raises(ts.InvalidArgumentError, match="host:serial has no setting 'fuse'"):
+        ts.apply(ts.Policy("host:serial", fuse=2), st, u, v)
+    with pytest.raises(ts.InvalidArgumentError, match=r"fuse=65 is not an integer in \[0, 64\]"):
+        ts.apply(ts.Policy("host:parallel", fuse=65), st, u, v)
+    with pytest.raises(ts.InvalidArgumentError, match="is not setting=value"):
+        ts.apply("host:parallel(fuse)", st, u, v)
+    with pytest.raises(ts.InvalidArgumentError, match="not an integer or a tuple"):
+        ts.Policy("host:parallel", fuse="4")
