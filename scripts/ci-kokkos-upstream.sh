@@ -54,9 +54,11 @@ else
 fi
 
 # The host suites: CUDA off (the Kokkos CUDA flavour needs a GPU host:
-# scripts/gpu-check-kokkos-cuda.sh), so every Kokkos-facing test runs here.
+# scripts/gpu-check-kokkos-cuda.sh), so every Kokkos-facing test runs here. The Python
+# module is left out: this static Kokkos cannot join it (python/CMakeLists.txt), and the
+# suite of step 1 runs its tests.
 configured="$(cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$prefix" \
-  -DTESSERA_ENABLE_CUDA=OFF)"
+  -DTESSERA_ENABLE_CUDA=OFF -DTESSERA_BUILD_PYTHON=OFF)"
 grep "tessera: Kokkos:" <<<"$configured"
 grep -q "tessera: Kokkos: upstream" <<<"$configured" ||
   { echo "ci-kokkos-upstream: tessera did not pick the upstream Kokkos in $prefix" >&2; exit 1; }
