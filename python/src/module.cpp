@@ -79,6 +79,19 @@ struct native_view {
   std::vector<ts::index_t> interior;
 };
 
+/// The native view of a tessera view: what Python reads of it, derived from the view.
+template <class T, int Rank, class Space>
+native_view native_view_of(ts::View<T, Rank, Space> view) {
+  native_view v;
+  v.device = !Space::host_accessible;
+  v.rank = Rank;
+  v.ghost = view.ghost();
+  v.dtype = std::is_same_v<T, float> ? "float32" : "float64";
+  for (int d = 0; d < Rank; ++d) v.interior.push_back(view.extents()[d]);
+  v.view = views_in<Space>(std::move(view));
+  return v;
+}
+
 template <class T, int Rank, class Space>
 native_view make_view(const nb::ndarray<>& a, int ghost, const std::string& label) {
   ts::extents<Rank> n{};
@@ -103,14 +116,7 @@ native_view make_view(const nb::ndarray<>& a, int ghost, const std::string& labe
   } catch (const ts::invalid_argument_error& e) {
     throw ts::invalid_argument_error("tessera.wrap: array '" + label + "': " + e.what());
   }
-  native_view v;
-  v.view = views_in<Space>(ts::View<T, Rank, Space>::wrap(label, static_cast<T*>(a.data()), l));
-  v.device = !Space::host_accessible;
-  v.rank = Rank;
-  v.ghost = ghost;
-  v.dtype = std::is_same_v<T, float> ? "float32" : "float64";
-  for (int d = 0; d < Rank; ++d) v.interior.push_back(n[d]);
-  return v;
+  return native_view_of(ts::View<T, Rank, Space>::wrap(label, static_cast<T*>(a.data()), l));
 }
 
 template <class T, class Space>
@@ -213,14 +219,7 @@ native_view wrap_padded(const nb::ndarray<>& buffer, const std::vector<ts::index
                                        " elements from a 128-byte boundary");
     auto make = [&](auto space) {
       using Space = decltype(space);
-      native_view v;
-      v.view = views_in<Space>(ts::View<T, R, Space>::wrap(label, static_cast<T*>(buffer.data()), l));
-      v.device = !Space::host_accessible;
-      v.rank = R;
-      v.ghost = ghost;
-      v.dtype = std::is_same_v<T, float> ? "float32" : "float64";
-      for (int d = 0; d < R; ++d) v.interior.push_back(l.interior()[d]);
-      return v;
+      return native_view_of(ts::View<T, R, Space>::wrap(label, static_cast<T*>(buffer.data()), l));
     };
     if (buffer.device_type() == nb::device::cpu::value) return make(ts::HostSpace{});
 #if TESSERA_ENABLE_CUDA
