@@ -33,7 +33,7 @@ def host_case(policy, n, calls, repeats=7):
     return sorted(times)[len(times) // 2]
 
 
-def device_case(n, calls, repeats=7, padded=False):
+def device_case(n, calls, repeats=7, padded=False, policy="cuda:automatic"):
     """padded: arrays from tessera.zeros (rows on 128-byte boundaries), else plain CuPy arrays."""
     import cupy as cp
 
@@ -45,14 +45,14 @@ def device_case(n, calls, repeats=7, padded=False):
         v = cp.zeros_like(u)
         U, V = ts.wrap(u, 1), ts.wrap(v, 1)
     lap = ts.fd.laplacian(3, 2, 1.0)
-    ts.apply("cuda:automatic", lap, U, V)
+    ts.apply(policy, lap, U, V)
     cp.cuda.Device().synchronize()
     e0, e1 = cp.cuda.Event(), cp.cuda.Event()
     times = []
     for _ in range(repeats):
         e0.record()
         for _ in range(calls):
-            ts.apply("cuda:automatic", lap, U, V)
+            ts.apply(policy, lap, U, V)
         e1.record()
         e1.synchronize()
         times.append(cp.cuda.get_elapsed_time(e0, e1) * 1000 / calls)
@@ -82,6 +82,30 @@ def main():
     for case, c in cpp.items():
         if case not in py:
             print(f"{case}: {c:.2f} us (C++ only)")
+    if "cuda:automatic 512^3 float32" in cpp:
+        template_policies()
+
+
+def template_policies():
+    """A policy spelled with template arguments (compiled on first use, called through
+    ctypes) beside the module's own with the same tiles: cuda:pipelined<0,0,0,0,0> is
+    cuda:pipelined's default tile, the same kernel."""
+    import os
+    import tempfile
+
+    from tessera import _jit
+
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["TESSERA_JIT_CACHE"] = cache
+        t0 = time.perf_counter()
+        _jit.compile("cuda:pipelined<0,0,0,0,0>", "star", 3, 1, "float32")
+        print(f"first use of cuda:pipelined<0,0,0,0,0> (nvcc, empty cache): {time.perf_counter() - t0:.1f} s")
+        print(f"{'case':44} {'named us':>10} {'spelled us':>10} {'ratio':>7}")
+        for n, calls in ((8, 2000), (512, 51)):
+            named = device_case(n, calls, padded=True, policy="cuda:pipelined")
+            spelled = device_case(n, calls, padded=True, policy="cuda:pipelined<0,0,0,0,0>")
+            print(f"{f'cuda:pipelined {n}^3 float32 padded rows':44} {named:10.2f} {spelled:10.2f} "
+                  f"{spelled / named:7.3f}")
 
 
 if __name__ == "__main__":

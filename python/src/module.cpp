@@ -472,7 +472,31 @@ NB_MODULE(_tessera, m) {
       .def_ro("ghost", &native_view::ghost)
       .def_ro("dtype", &native_view::dtype)
       .def_ro("interior", &native_view::interior)
-      .def("describe", [](const native_view& v) { return describe(v.view); });
+      .def("describe", [](const native_view& v) { return describe(v.view); })
+      .def_prop_ro("label",
+                   [](const native_view& v) {
+                     return std::visit([](const auto& views) {
+                       return std::visit([](const auto& x) { return x.label(); }, views);
+                     }, v.view);
+                   })
+      // What code compiled outside the module (tessera._jit) needs to rebuild the same
+      // view: the address of its memory (element (-ghost, ...) or, padded, the row's
+      // first element), the strides in elements, the row alignment (1: strided) and the
+      // unused elements before each row's first ghost.
+      .def_prop_ro("layout", [](const native_view& v) {
+        return std::visit(
+            [](const auto& views) {
+              return std::visit(
+                  [](const auto& x) {
+                    const auto& l = x.layout();
+                    std::vector<ts::index_t> strides(l.strides().begin(), l.strides().end());
+                    return nb::make_tuple(reinterpret_cast<std::uintptr_t>(x.data()), strides, l.row_alignment(),
+                                          l.pad_left());
+                  },
+                  views);
+            },
+            v.view);
+      });
 
   nb::class_<stencil_desc>(m, "NativeStencil")
       .def_ro("kind", &stencil_desc::kind)
@@ -577,6 +601,17 @@ NB_MODULE(_tessera, m) {
 #else
     return 0;
 #endif
+  });
+  // The compute capability of the current device, (major, minor): what tessera._jit
+  // compiles kernels for. (0, 0) without a device or in a build without CUDA.
+  m.def("cuda_capability", [] {
+#if TESSERA_ENABLE_CUDA
+    if (ts::cuda::device_count() > 0) {
+      const auto& l = ts::cuda::current_device_limits();
+      return nb::make_tuple(l.compute_major, l.compute_minor);
+    }
+#endif
+    return nb::make_tuple(0, 0);
   });
   m.attr("has_cuda") = built_with_cuda;
   m.attr("has_kokkos") = built_with_kokkos;

@@ -73,7 +73,7 @@ inline int setting_int(const std::string& policy, const std::string& key, const 
 
 /// Sets p's run-time members from the spec's settings: num_threads and fuse
 /// (host::parallel), tile (kokkos::mdrange, "AxBxC"). Anything else is refused by name; a
-/// CUDA strategy's tiles are template arguments, fixed when the module was compiled.
+/// CUDA strategy's tiles are template arguments (tessera/_jit.py compiles those).
 template <class P>
 void configure(P& p, const policy_spec& spec) {
   for (const auto& [key, value] : spec.settings) {
@@ -105,9 +105,10 @@ void configure(P& p, const policy_spec& spec) {
     }
     throw invalid_argument_error("tessera: policy " + spec.base + " has no setting '" + key + "'" +
                                  (spec.base.rfind("cuda:", 0) == 0
-                                      ? std::string("; a CUDA strategy's tiles are compile-time, and the module "
-                                                    "holds each strategy with its default tiles (C++ instantiates "
-                                                    "others)")
+                                      ? std::string("; a CUDA strategy's tiles are template arguments: spell "
+                                                    "them as in C++, e.g. 'cuda:pipelined<64,4,4,2>', or "
+                                                    "tessera.Policy('cuda:pipelined', tile=(64, 4, 4, 2)) "
+                                                    "(compiled on first use)")
                                       : std::string("; host:parallel takes num_threads and fuse, kokkos:mdrange "
                                                     "takes tile=AxBxC")));
   }

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from . import _tessera
+from . import _jit, _tessera
+from ._jit import CompileError  # noqa: F401  (re-exported)
 from ._tessera import (  # noqa: F401  (re-exported)
     AliasingError,
     AllocationError,
@@ -32,10 +33,10 @@ from ._tessera import (  # noqa: F401  (re-exported)
 )
 
 __all__ = [
-    "View", "Stencil", "Policy", "wrap", "zeros", "stencil", "shape_points", "apply", "iterate", "validate",
+    "View", "Stencil", "Policy", "policy_parameters", "wrap", "zeros", "stencil", "shape_points", "apply", "iterate", "validate",
     "norm_max", "norm_l2", "dot", "multigrid_solve", "policies", "fd", "physics", "has_cuda", "has_kokkos", "cuda_devices",
     "Error", "InvalidArgumentError", "ExtentMismatchError", "AliasingError", "GhostWidthError",
-    "OutOfBoundsError", "UnsupportedError", "BackendError", "AllocationError",
+    "OutOfBoundsError", "UnsupportedError", "BackendError", "AllocationError", "CompileError",
 ]
 
 has_cuda: bool = _tessera.has_cuda
@@ -48,8 +49,18 @@ def cuda_devices() -> int:
 
 
 def policies(device: bool = False) -> list[str]:
-    """The policy names apply() and iterate() take for host (NumPy) or device arrays."""
+    """The policy names apply() and iterate() take for host (NumPy) or device arrays.
+
+    The cuda: strategies also take template arguments, as in C++:
+    "cuda:pipelined<64,4,4,2>" (see policy_parameters and Policy).
+    """
     return list(_tessera.policies(device))
+
+
+def policy_parameters(name: str) -> list[str]:
+    """The template parameters of a cuda: strategy, in order, e.g. ["BlockX", "BlockY",
+    "RowsPerThread", "Stages", "Chunk"] for "cuda:pipelined" (0 for any: its default)."""
+    return _jit.parameters(name)
 
 
 class View:
@@ -248,10 +259,14 @@ def _stencil(s: Any) -> Any:
 
 
 class Policy:
-    """A policy with settings of its run-time members, e.g. Policy("host:parallel",
-    num_threads=4, fuse=4) or Policy("kokkos:mdrange", tile=(4, 8, 64)). Its ``name``
-    ("host:parallel(fuse=4,num_threads=4)") is what apply, iterate and the others take.
-    A CUDA strategy's tiles are compile-time: the module holds each with its default tiles.
+    """A policy with settings: run-time members, e.g. Policy("host:parallel", num_threads=4,
+    fuse=4) or Policy("kokkos:mdrange", tile=(4, 8, 64)), or a CUDA strategy's template
+    arguments, e.g. Policy("cuda:pipelined", tile=(64, 4, 4, 2)) (all of them, in C++
+    order) or Policy("cuda:pipelined", BlockX=64, Stages=2) (by name, the others 0: the
+    strategy's defaults; policy_parameters lists them). Its ``name``
+    ("host:parallel(fuse=4,num_threads=4)", "cuda:pipelined<64,0,0,2>") is what apply,
+    iterate and the others take. A CUDA policy with template arguments is compiled with
+    nvcc the first time it meets a shape and dtype (seconds), then cached on disk.
     """
 
     __slots__ = ("base", "settings")
@@ -265,9 +280,31 @@ class Policy:
                 raise InvalidArgumentError(f"tessera.Policy: {key}={value!r} is not an integer or a tuple of them")
         self.base = name
         self.settings = dict(sorted(settings.items()))
+        if self._templated():
+            self._template_arguments()  # refuses unknown parameters now, not at the first sweep
+
+    def _templated(self) -> bool:
+        return self.base.startswith("cuda:") and self.base != "cuda:automatic" and bool(self.settings)
+
+    def _template_arguments(self) -> list[int]:
+        names = _jit.parameters(self.base)
+        if "tile" in self.settings:
+            if len(self.settings) > 1:
+                raise InvalidArgumentError(f"tessera.Policy: {self.base}: pass tile=(...) or the parameters by name "
+                                           f"({', '.join(names)}), not both")
+            tile = self.settings["tile"]
+            return list(tile) if isinstance(tile, (tuple, list)) else [tile]
+        unknown = [k for k in self.settings if k not in names]
+        if unknown:
+            raise InvalidArgumentError(f"tessera.Policy: {self.base} has no parameter {unknown[0]!r}; its template "
+                                       f"parameters are {', '.join(names)} (or tile=(...) for all of them in order)")
+        last = max(names.index(k) for k in self.settings)
+        return [self.settings.get(k, 0) for k in names[:last + 1]]
 
     @property
     def name(self) -> str:
+        if self._templated():
+            return _jit.spell(self.base, self._template_arguments())
         if not self.settings:
             return self.base
         items = ",".join(f"{k}={'x'.join(str(v) for v in val) if isinstance(val, (tuple, list)) else val}"
@@ -278,14 +315,17 @@ class Policy:
         return f"tessera.Policy({self.name})"
 
 
-def _policy(p: Any) -> str:
-    if isinstance(p, str):
-        return p
-    name = getattr(p, "name", None)
-    if isinstance(name, str):
-        return name
-    raise InvalidArgumentError(f"tessera: a policy is a name such as 'host:parallel' or 'cuda:automatic', "
-                               f"not a {type(p).__name__}; tessera.policies() lists them")
+def _policy(p: Any, templates: str | None = None) -> str:
+    """The policy's name. ``templates``: None where spelled CUDA policies (template
+    arguments) serve, else the name of the call that refuses them."""
+    name = p if isinstance(p, str) else getattr(p, "name", None)
+    if not isinstance(name, str):
+        raise InvalidArgumentError(f"tessera: a policy is a name such as 'host:parallel' or 'cuda:automatic', "
+                                   f"not a {type(p).__name__}; tessera.policies() lists them")
+    if templates is not None and _jit.is_spelled(name):
+        raise UnsupportedError(f"tessera.{templates}: {name} has template arguments, which apply and iterate "
+                               f"compile; {templates} takes the policies of tessera.policies(device=True)")
+    return name
 
 
 def _stream_handle(stream: Any) -> int:
@@ -310,16 +350,20 @@ def apply(policy: Any, stencil: Stencil, input: View, output: View, stream: Any 
     Returns ``output``.
     """
     i, o = _view(input, "input"), _view(output, "output")
-    _tessera.apply(_policy(policy), _stencil(stencil), i._native, o._native, _stream_handle(stream))
+    name = _policy(policy)
+    if _jit.is_spelled(name):
+        _jit.apply(name, _stencil(stencil), i._native, o._native, _stream_handle(stream))
+    else:
+        _tessera.apply(name, _stencil(stencil), i._native, o._native, _stream_handle(stream))
     return o
 
 
 _FACE_KINDS = ("periodic", "neumann", "dirichlet")
 
 
-def _boundary(boundary: Any, rank: int) -> Any:
+def _faces(boundary: Any) -> tuple[list[str], list[float]]:
     if boundary is None:
-        return _tessera.boundary([], [])
+        return [], []
     faces = [boundary] if isinstance(boundary, (str, int, float)) else list(boundary)
     kinds, values = [], []
     for f in faces:
@@ -335,7 +379,11 @@ def _boundary(boundary: Any, rank: int) -> Any:
             raise InvalidArgumentError(
                 f"tessera.iterate: boundary face {f!r} is not 'periodic', 'neumann', 'dirichlet' or a number "
                 "(the Dirichlet value)")
-    return _tessera.boundary(kinds, values)
+    return kinds, values
+
+
+def _boundary(boundary: Any, rank: int) -> Any:
+    return _tessera.boundary(*_faces(boundary))
 
 
 def iterate(policy: Any, stencil: Stencil, u: View, scratch: View, steps: int,
@@ -349,8 +397,18 @@ def iterate(policy: Any, stencil: Stencil, u: View, scratch: View, steps: int,
     uu, ss = _view(u, "field u"), _view(scratch, "scratch view")
     if not isinstance(steps, int) or isinstance(steps, bool):
         raise InvalidArgumentError(f"tessera.iterate: steps must be an int, not {type(steps).__name__}")
-    in_u = _tessera.iterate(_policy(policy), _stencil(stencil), uu._native, ss._native, steps,
-                            _boundary(boundary, uu._native.rank))
+    name = _policy(policy)
+    if _jit.is_spelled(name):
+        kinds, values = _faces(boundary)
+        rank = uu._native.rank
+        if len(kinds) not in (0, 1, 2 * rank):
+            raise InvalidArgumentError(
+                f"tessera.iterate: boundary has {len(kinds)} faces but a {rank}D grid has {2 * rank} (low and high "
+                "side of each axis, slowest axis first); pass one kind for every face or one per face")
+        in_u = _jit.iterate(name, _stencil(stencil), uu._native, ss._native, steps, kinds, values)
+    else:
+        in_u = _tessera.iterate(name, _stencil(stencil), uu._native, ss._native, steps,
+                                _boundary(boundary, uu._native.rank))
     return uu if in_u else ss
 
 
@@ -361,7 +419,7 @@ def validate(policy: Any, stencil: Stencil, input: View, tolerance: float | None
     shape, reference. Needs a build with Kokkos (has_kokkos).
     """
     i = _view(input, "input")
-    return _tessera.validate(_policy(policy), _stencil(stencil), i._native, -1.0 if tolerance is None
+    return _tessera.validate(_policy(policy, "validate"), _stencil(stencil), i._native, -1.0 if tolerance is None
                              else float(tolerance))
 
 
@@ -376,7 +434,7 @@ class _Physics:
     def _run(kernel: str, policy: Any, parameter: float, fields: Sequence[View], out: View) -> View:
         natives = [_view(f, f"input field {i}")._native for i, f in enumerate(fields)]
         o = _view(out, "output")
-        _tessera.physics(_policy(policy), kernel, float(parameter), natives, o._native)
+        _tessera.physics(_policy(policy, "physics"), kernel, float(parameter), natives, o._native)
         return o
 
     def acoustic_step(self, policy: Any, u_prev: View, u: View, c2: View, out: View, dt2_h2: float) -> View:
@@ -425,7 +483,7 @@ def multigrid_solve(policy: Any, f: View, u: View, boundary: Any, L: Stencil | N
     if k is not None and h is None:
         raise InvalidArgumentError("tessera.multigrid_solve: div(k grad u) needs the spacing h")
     hs = [] if h is None else ([float(h)] if isinstance(h, (int, float)) else [float(x) for x in h])
-    return _tessera.multigrid_solve(_policy(policy), float(a), float(b), None if L is None else _stencil(L), hs,
+    return _tessera.multigrid_solve(_policy(policy, "multigrid_solve"), float(a), float(b), None if L is None else _stencil(L), hs,
                                     None if k is None else _view(k, "conductivity k")._native, ff._native,
                                     uu._native, _boundary(boundary, uu._native.rank), cycle, smoother,
                                     int(pre_smooth), int(post_smooth), int(max_cycles), float(tol), bool(fmg))
