@@ -89,7 +89,7 @@ void run_host_case(int n, int reps_wanted, host_copy& copy, std::vector<result>&
   time_policy(ts::kokkos::mdrange{});
 
   // Fused time steps: iterate on host::parallel with fuse = 4 and Dirichlet faces fuses 4
-  // steps a pass (tessera/host/fused_steps.hpp). Per step, so the
+  // steps a pass (tessera/host/detail/fused_steps.hpp). Per step, so the
   // fraction is the multiple of the one-sweep floor (host copy GB/s / (2 sizeof T)); checked
   // against 8 steps of host::serial.
   {

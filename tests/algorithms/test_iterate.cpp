@@ -65,7 +65,7 @@ TEST_CASE("iterate: zero steps returns u untouched, negative steps and aliasing 
   CHECK(two.data() == u.data());
 }
 
-// host::parallel fuses steps under boundary conditions (tessera/host/fused_steps.hpp):
+// host::parallel fuses steps under boundary conditions (tessera/host/detail/fused_steps.hpp):
 // the same checks as the CUDA passes (fused_checks.hpp), against host::serial and Kokkos.
 namespace {
 constexpr boundary_case every_case[] = {boundary_case::none, boundary_case::dirichlet, boundary_case::periodic,

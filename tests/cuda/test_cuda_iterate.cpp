@@ -165,7 +165,7 @@ TEST_CASE("fused steps: automatic fuses the cases its fusion table measured fast
   CHECK(k == cu::fusion_choice(cu::current_device_limits(), five, ts::extents<2>{8192, 8192}, dirichlet));
 }
 
-// Step graphs (tessera/cuda/step_graph.hpp): iterate records blocks of steps as CUDA graphs
+// Step graphs (tessera/cuda/detail/step_graph.hpp): iterate records blocks of steps as CUDA graphs
 // and launches them; the result must be the one of launching every kernel, bit for bit.
 namespace {
 

@@ -54,8 +54,8 @@ TEST_CASE("cuda multigrid: bad input refused by name") {
   check_multigrid_refuses_bad_input<ts::cuda::automatic, ts::CudaSpace>();
 }
 
-// The fused kernels of cuda::automatic (tessera/cuda/multigrid_kernels.hpp) against host
-// loops written here, with walls as face rules (core/star_level.hpp: beyond face f,
+// The fused kernels of cuda::automatic (tessera/cuda/detail/multigrid_kernels.hpp) against host
+// loops written here, with walls as face rules (core/detail/star_level.hpp: beyond face f,
 // a[f] * the point beside it + b[f]) of every kind. u's ghosts hold NaN: the kernels read
 // none. Sizes cross the step kernel's tiles (60 x 6 columns in 3D, 252 in 2D) and its
 // chunks along axis 0 (at least 32 planes) at odd offsets, with odd widths (a last pair of

@@ -1,4 +1,4 @@
-// Point functions on CUDA views (cuda/point_function_sweep.hpp), on every CUDA policy,
+// Point functions on CUDA views (cuda/detail/point_function_sweep.hpp), on every CUDA policy,
 // against host::serial and the Kokkos reference (kokkos::mdrange) on the same inputs (both
 // are also checked against direct loops in tests/algorithms/test_point_function.cpp). Compiled by nvcc: the kernels are
 // instantiated here, where apply is called, as in a user's .cu file. The tiles, chunks,

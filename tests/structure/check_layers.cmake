@@ -16,6 +16,11 @@
 #    kokkos::mdrange, and kokkos::mdrange sweeps CudaSpace views where Kokkos runs on CUDA.
 #    A new one fails the test.
 #    -DMIN_FILES=n (100) guards against a glob that finds nothing to check.
+#    A layer's detail/ folder (tessera/<layer>/detail/) holds its internal headers: only its own
+#    layer includes them (core's, the library's toolbox, every layer of the library). The
+#    public headers are the others: what programs include, and what a strategy written
+#    outside the library builds on. -DUSER_DIRS lists folders of code written against the
+#    public headers only (examples/, apps/, python/src/: no detail/ include at all).
 # 2. No library comment cites a benchmark run ("run 28", "runs 15 and 17"): measurements and
 #    their history live in perf/RESULTS.md and commit messages, comments say why.
 if(NOT SOURCE_DIR)
@@ -25,6 +30,12 @@ endif()
 set(_layers "core|core,io" "backends/host|core,host" "backends/kokkos|core,kokkos" "backends/cuda|core,cuda"
             "algorithms|core,algorithms,io" "distributed|core,host,kokkos,cuda,algorithms,io,mpi"
             "python/src|core,host,kokkos,cuda,algorithms,io")
+# folder -> the layer whose detail/ headers it may include besides core's
+set(_own_detail "core|core" "backends/host|host" "backends/kokkos|kokkos" "backends/cuda|cuda"
+                "algorithms|algorithms" "distributed|mpi")
+if(NOT DEFINED USER_DIRS)
+  set(USER_DIRS examples apps python/src)
+endif()
 # file -> the include it may keep (path relative to SOURCE_DIR, then the included header)
 set(_known
     "backends/kokkos/include/tessera/kokkos/mdrange.hpp|tessera/cuda/memory_space.hpp"
@@ -55,6 +66,18 @@ foreach(_entry IN LISTS _layers)
       if(_ok EQUAL -1 AND _exception EQUAL -1)
         list(APPEND _violations "${_f} includes ${_header}: ${_dir}/ may include only ${_allowed}")
       endif()
+      if(_header MATCHES "^tessera/[a-z_]+/detail/" AND NOT _layer STREQUAL "core")
+        set(_mine "")
+        foreach(_o IN LISTS _own_detail)
+          if(_o MATCHES "^${_dir}\\|(.*)$")
+            set(_mine "${CMAKE_MATCH_1}")
+          endif()
+        endforeach()
+        if(NOT _layer STREQUAL _mine)
+          list(APPEND _violations
+               "${_f} includes ${_header}: another layer's internal header (detail/), include its public header instead")
+        endif()
+      endif()
     endforeach()
     # comments citing benchmark runs
     file(STRINGS "${SOURCE_DIR}/${_f}" _cites REGEX "//.*[Rr]uns? [0-9]+")
@@ -62,6 +85,20 @@ foreach(_entry IN LISTS _layers)
       string(STRIP "${_line}" _line)
       string(REPLACE ";" "," _line "${_line}")
       list(APPEND _violations "${_f}: a comment cites a run (move the measurement to perf/RESULTS.md): ${_line}")
+    endforeach()
+  endforeach()
+endforeach()
+
+# code written against the public headers: no detail/ header at all
+foreach(_dir IN LISTS USER_DIRS)
+  file(GLOB_RECURSE _files RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/${_dir}/*.hpp" "${SOURCE_DIR}/${_dir}/*.h"
+       "${SOURCE_DIR}/${_dir}/*.cpp" "${SOURCE_DIR}/${_dir}/*.cu")
+  foreach(_f IN LISTS _files)
+    math(EXPR _files_checked "${_files_checked} + 1")
+    file(STRINGS "${SOURCE_DIR}/${_f}" _lines REGEX "#include +\"tessera/[a-z_]+/detail/")
+    foreach(_line IN LISTS _lines)
+      string(REGEX REPLACE ".*#include +\"([^\"]+)\".*" "\\1" _header "${_line}")
+      list(APPEND _violations "${_f} includes ${_header}: ${_dir}/ is written against the public headers only")
     endforeach()
   endforeach()
 endforeach()

@@ -24,7 +24,7 @@
 #include <algorithm>
 #include <string>
 
-#include "tessera/cuda/boundary_fill.hpp"
+#include "tessera/cuda/detail/boundary_fill.hpp"
 #include "tessera/cuda/kernels/common.cuh"
 #include "tessera/cuda/runtime.hpp"
 

@@ -9,8 +9,8 @@
 #include <cmath>
 
 #include "tessera/cuda/cuda_check.hpp"
-#include "tessera/cuda/compare.hpp"
-#include "tessera/cuda/interior_pair.hpp"
+#include "tessera/cuda/detail/compare.hpp"
+#include "tessera/cuda/detail/interior_pair.hpp"
 
 namespace tessera::cuda::detail {
 namespace {

@@ -1,8 +1,8 @@
 // out += alpha * f over the interior, a grid-stride loop over interior points.
 #include <string>
 
-#include "tessera/cuda/elementwise.hpp"
-#include "tessera/cuda/interior_pair.hpp"
+#include "tessera/cuda/detail/elementwise.hpp"
+#include "tessera/cuda/detail/interior_pair.hpp"
 #include "tessera/cuda/runtime.hpp"
 
 namespace tessera::cuda {

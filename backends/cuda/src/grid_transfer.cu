@@ -3,7 +3,7 @@
 // computed by core/grid_transfer.hpp's tap functions, the same the host loops use.
 #include <string>
 
-#include "tessera/cuda/grid_transfer.hpp"
+#include "tessera/cuda/detail/grid_transfer.hpp"
 #include "tessera/cuda/runtime.hpp"
 
 namespace tessera::cuda {

@@ -7,8 +7,8 @@
 #include "tessera/core/errors.hpp"
 #include "tessera/core/reduction.hpp"
 #include "tessera/cuda/cuda_check.hpp"
-#include "tessera/cuda/cycle_recording.hpp"
-#include "tessera/cuda/multigrid_kernels.hpp"
+#include "tessera/cuda/detail/cycle_recording.hpp"
+#include "tessera/cuda/detail/multigrid_kernels.hpp"
 #include "tessera/cuda/runtime.hpp"
 
 namespace tessera::cuda {

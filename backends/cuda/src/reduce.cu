@@ -6,8 +6,8 @@
 #include <string>
 
 #include "tessera/cuda/cuda_check.hpp"
-#include "tessera/cuda/interior_pair.hpp"
-#include "tessera/cuda/reduce.hpp"
+#include "tessera/cuda/detail/interior_pair.hpp"
+#include "tessera/cuda/detail/reduce.hpp"
 #include "tessera/cuda/runtime.hpp"
 
 namespace tessera::cuda::detail {

@@ -1,5 +1,5 @@
 // The non-template half of step_graph.hpp: streams, captures, graphs, launches.
-#include "tessera/cuda/step_graph.hpp"
+#include "tessera/cuda/detail/step_graph.hpp"
 
 #include "tessera/cuda/cuda_check.hpp"
 #include "tessera/cuda/runtime.hpp"

@@ -1,5 +1,5 @@
 // The host sweeps of the built-in shapes, float and double, compiled once for every
-// program that links tessera (tessera/host/sweep_instances.hpp).
+// program that links tessera (tessera/host/detail/sweep_instances.hpp).
 #include "tessera/host/parallel.hpp"
 #include "tessera/host/serial.hpp"
 

@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "tessera/algorithms/sweep_checks.hpp"
+#include "tessera/algorithms/detail/sweep_checks.hpp"
 #include "tessera/core/policy.hpp"
 #include "tessera/core/stencil.hpp"
 #include "tessera/core/view.hpp"

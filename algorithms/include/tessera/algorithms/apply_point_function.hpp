@@ -10,7 +10,7 @@
 //   apply(policy, fn, inputs(u, v), outputs(a, b))      fn returns tessera::array<T, 2>
 #include <cstddef>
 
-#include "tessera/algorithms/sweep_checks.hpp"
+#include "tessera/algorithms/detail/sweep_checks.hpp"
 #include "tessera/core/fields.hpp"
 #include "tessera/core/point_function.hpp"
 #include "tessera/core/policy.hpp"

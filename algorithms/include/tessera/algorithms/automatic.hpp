@@ -23,7 +23,7 @@ struct automatic {
 };
 
 /// Runs sweep_automatically of the views' memory space, found by argument-dependent lookup
-/// on it: host::parallel for HostSpace (tessera/host/automatic.hpp), cuda::automatic for
+/// on it: host::parallel for HostSpace (tessera/host/detail/automatic.hpp), cuda::automatic for
 /// CudaSpace (tessera/cuda/automatic.hpp), which also takes a stream.
 template <class S, class T, int Rank, class Space, class... Extra>
 void sweep(const automatic&, const stencil<S, T>& st, const View<T, Rank, Space>& in,
@@ -40,7 +40,7 @@ void sweep(const automatic&, const F& fn, const input_fields<T, Rank, Space, NI>
 }
 
 /// Fused time steps (iterate): the views' memory space's, where it has them
-/// (fused_steps_automatically / sweep_steps_automatically: CudaSpace, tessera/cuda/sweep_steps.hpp).
+/// (fused_steps_automatically / sweep_steps_automatically: CudaSpace, tessera/cuda/detail/sweep_steps.hpp).
 template <class S, class T, int Rank, class Space>
   requires requires(const stencil<S, T>& st, const View<T, Rank, Space>& u,
                     const std::optional<boundary_conditions<Rank>>& bc) {

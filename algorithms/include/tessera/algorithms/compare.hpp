@@ -13,7 +13,7 @@
 #include "tessera/core/deep_copy.hpp"
 #include "tessera/core/errors.hpp"
 #include "tessera/core/view.hpp"
-#include "tessera/core/view_checks.hpp"
+#include "tessera/core/detail/view_checks.hpp"
 
 namespace tessera {
 

@@ -29,7 +29,7 @@
 
 #include "tessera/core/array.hpp"
 #include "tessera/core/errors.hpp"
-#include "tessera/core/format.hpp"
+#include "tessera/core/detail/format.hpp"
 #include "tessera/core/grid_transfer.hpp"
 #include "tessera/core/shape.hpp"
 #include "tessera/core/stencil.hpp"

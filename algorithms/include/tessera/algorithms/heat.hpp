@@ -10,7 +10,7 @@
 
 #include "tessera/core/errors.hpp"
 #include "tessera/core/fd.hpp"
-#include "tessera/core/format.hpp"
+#include "tessera/core/detail/format.hpp"
 
 namespace tessera {
 

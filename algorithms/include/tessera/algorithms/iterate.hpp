@@ -16,7 +16,7 @@
 // Policies whose backend fuses time steps (the customisation points fused_steps and
 // sweep_steps, found by argument-dependent lookup on the policy, as apply finds sweep:
 // cuda::temporal_blocking, and automatic where its fusion table says so;
-// tessera/cuda/sweep_steps.hpp) run several steps per pass, the
+// tessera/cuda/detail/sweep_steps.hpp) run several steps per pass, the
 // boundary conditions applied inside the pass: then Dirichlet ghosts are filled once per
 // view (and after a callback) where the stencil reads only the walls, before every pass
 // where it reads beyond them (such passes fuse one step), and periodic and Neumann ghosts
@@ -25,7 +25,7 @@
 // result lands in the same view as with one sweep per step.
 //
 // Where the views' space records steps as graphs (replay_steps, found by argument-dependent
-// lookup on the space: CUDA graphs, tessera/cuda/step_graph.hpp) and
+// lookup on the space: CUDA graphs, tessera/cuda/detail/step_graph.hpp) and
 // iterate_options::launch_graphs asks for them (or, left unset, the space's graphs_pay_off
 // says they pay for the run), one sweep a step runs in blocks of graph_block_steps
 // recorded once and launched together, after a first step launched alone (first-use
@@ -53,7 +53,7 @@ struct iterate_options {
   int every = 0;
   std::function<void(int step, const View<T, Rank, Space>& current)> callback;
   /// Where the views' backend records steps as a graph (CUDA: replay_steps in
-  /// tessera/cuda/step_graph.hpp), run blocks of steps between callbacks that way: recorded
+  /// tessera/cuda/detail/step_graph.hpp), run blocks of steps between callbacks that way: recorded
   /// once, launched together. The same kernels on the same views, so the same result bit
   /// for bit. true / false: always / never. Unset (the default): where the backend says
   /// they pay (CUDA: graphs_pay_off, runs of 512 steps or more between callbacks on grids
@@ -204,7 +204,7 @@ View<T, Rank, Space> iterate(const Policy& policy, const stencil<S, T>& st, cons
   while (k < steps) {
     const int stop = calls_back ? std::min(steps, (k / opt.every + 1) * opt.every) : steps;
     while (k < stop) {
-      // Blocks of steps as graphs, where the space records them (tessera/cuda/step_graph.hpp)
+      // Blocks of steps as graphs, where the space records them (tessera/cuda/detail/step_graph.hpp)
       // and at least two blocks are left before the next callback. Never the first step:
       // first-use work (automatic's tuner, which synchronises) runs outside a capture.
       if constexpr (requires { replay_steps(Space{}, 1, detail::record_nothing{}); }) {

@@ -53,15 +53,15 @@
 #include "tessera/algorithms/boundary_fill.hpp"
 #include "tessera/algorithms/elliptic_operator.hpp"
 #include "tessera/algorithms/grid_transfer.hpp"
-#include "tessera/algorithms/multigrid_sweeps.hpp"
+#include "tessera/algorithms/detail/multigrid_sweeps.hpp"
 #include "tessera/algorithms/reduce.hpp"
 #include "tessera/algorithms/source_term.hpp"
 #include "tessera/core/deep_copy.hpp"
 #include "tessera/core/errors.hpp"
 #include "tessera/core/fields.hpp"
-#include "tessera/core/format.hpp"
+#include "tessera/core/detail/format.hpp"
 #include "tessera/core/policy.hpp"
-#include "tessera/core/star_level.hpp"
+#include "tessera/core/detail/star_level.hpp"
 
 namespace tessera {
 
@@ -557,7 +557,7 @@ class multigrid_solver {
     return measure ? norm_max(L.r) : 0.0;
   }
 
-  // The backend's own kernels (tessera/cuda/multigrid_kernels.hpp: cuda::automatic), found
+  // The backend's own kernels (tessera/cuda/detail/multigrid_kernels.hpp: cuda::automatic), found
   // by argument-dependent lookup on the policy, used where fused_ says (the constructor
   // decides): a red-black
   // step in one pass, the residual's norm without writing r, residual and restriction in

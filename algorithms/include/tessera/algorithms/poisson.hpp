@@ -16,7 +16,7 @@
 #include "tessera/algorithms/source_term.hpp"
 #include "tessera/core/errors.hpp"
 #include "tessera/core/fd.hpp"
-#include "tessera/core/format.hpp"
+#include "tessera/core/detail/format.hpp"
 
 namespace tessera {
 

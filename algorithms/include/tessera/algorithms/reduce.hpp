@@ -10,7 +10,7 @@
 #include "tessera/core/comparison.hpp"
 #include "tessera/core/errors.hpp"
 #include "tessera/core/view.hpp"
-#include "tessera/core/view_checks.hpp"
+#include "tessera/core/detail/view_checks.hpp"
 #include "tessera/core/reduction.hpp"
 
 namespace tessera {

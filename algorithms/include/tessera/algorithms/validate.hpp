@@ -10,8 +10,8 @@
 
 #include "tessera/algorithms/apply.hpp"
 #include "tessera/algorithms/compare.hpp"
-#include "tessera/algorithms/sweep_scale.hpp"
-#include "tessera/core/format.hpp"
+#include "tessera/algorithms/detail/sweep_scale.hpp"
+#include "tessera/core/detail/format.hpp"
 #include "tessera/kokkos/mdrange.hpp"
 
 namespace tessera {

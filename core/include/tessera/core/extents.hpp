@@ -6,7 +6,7 @@
 #include <string>
 
 #include "tessera/core/array.hpp"
-#include "tessera/core/checked_arithmetic.hpp"
+#include "tessera/core/detail/checked_arithmetic.hpp"
 #include "tessera/core/config.hpp"
 
 namespace tessera {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "tessera/core/errors.hpp"
-#include "tessera/core/format.hpp"
+#include "tessera/core/detail/format.hpp"
 #include "tessera/core/shape.hpp"
 #include "tessera/core/stencil.hpp"
 

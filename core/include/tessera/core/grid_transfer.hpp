@@ -31,7 +31,7 @@
 // the rediscretised operator (finite differences), and a constant prolongs to itself.
 #include <optional>
 
-#include "tessera/core/accessor.hpp"
+#include "tessera/core/detail/accessor.hpp"
 #include "tessera/core/array.hpp"
 #include "tessera/core/boundary.hpp"
 #include "tessera/core/config.hpp"

@@ -18,7 +18,7 @@
 #include <string>
 
 #include "tessera/core/array.hpp"
-#include "tessera/core/checked_arithmetic.hpp"
+#include "tessera/core/detail/checked_arithmetic.hpp"
 #include "tessera/core/errors.hpp"
 #include "tessera/core/extents.hpp"
 

@@ -7,7 +7,7 @@
 
 #include "tessera/core/point_function.hpp"
 #include "tessera/core/shape.hpp"
-#include "tessera/core/static_for.hpp"
+#include "tessera/core/detail/static_for.hpp"
 #include "tessera/core/stencil.hpp"
 
 namespace tessera {

@@ -12,8 +12,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "tessera/core/accessor.hpp"
-#include "tessera/core/checked_arithmetic.hpp"
+#include "tessera/core/detail/accessor.hpp"
+#include "tessera/core/detail/checked_arithmetic.hpp"
 #include "tessera/core/errors.hpp"
 #include "tessera/core/extents.hpp"
 #include "tessera/core/layout.hpp"

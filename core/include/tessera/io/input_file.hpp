@@ -11,7 +11,7 @@
 #include <string>
 #include <system_error>
 
-#include "tessera/core/checked_arithmetic.hpp"
+#include "tessera/core/detail/checked_arithmetic.hpp"
 #include "tessera/core/view.hpp"
 #include "tessera/io/atomic_file.hpp"
 

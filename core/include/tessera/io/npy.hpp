@@ -17,9 +17,9 @@
 #include <string_view>
 #include <vector>
 
-#include "tessera/core/checked_arithmetic.hpp"
+#include "tessera/core/detail/checked_arithmetic.hpp"
 #include "tessera/core/view.hpp"
-#include "tessera/core/view_checks.hpp"
+#include "tessera/core/detail/view_checks.hpp"
 #include "tessera/io/atomic_file.hpp"
 #include "tessera/io/input_file.hpp"
 #include "tessera/io/interior_rows.hpp"

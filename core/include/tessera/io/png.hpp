@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "tessera/core/checked_arithmetic.hpp"
+#include "tessera/core/detail/checked_arithmetic.hpp"
 #include "tessera/core/view.hpp"
-#include "tessera/core/view_checks.hpp"
+#include "tessera/core/detail/view_checks.hpp"
 #include "tessera/io/atomic_file.hpp"
 
 namespace tessera::io {

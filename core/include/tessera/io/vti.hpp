@@ -26,9 +26,9 @@
 #include <vector>
 
 #include "tessera/core/array.hpp"
-#include "tessera/core/checked_arithmetic.hpp"
+#include "tessera/core/detail/checked_arithmetic.hpp"
 #include "tessera/core/view.hpp"
-#include "tessera/core/view_checks.hpp"
+#include "tessera/core/detail/view_checks.hpp"
 #include "tessera/io/atomic_file.hpp"
 #include "tessera/io/input_file.hpp"
 #include "tessera/io/interior_rows.hpp"

@@ -19,7 +19,7 @@
 #include "tessera/core/boundary.hpp"
 #include "tessera/core/point_function.hpp"
 #include "tessera/core/policy.hpp"
-#include "tessera/core/static_for.hpp"
+#include "tessera/core/detail/static_for.hpp"
 #include "tessera/mpi/device_exchange.hpp"
 #include "tessera/mpi/point_function.hpp"
 

@@ -25,7 +25,7 @@
 
 #include "tessera/core/boundary.hpp"
 #include "tessera/core/errors.hpp"
-#include "tessera/host/boundary_fill.hpp"
+#include "tessera/host/host.hpp"  // fill_ghost_face(HostSpace, ...), the host backend's customisation point
 #include "tessera/mpi/distributed_view.hpp"
 
 namespace tessera::mpi {

@@ -24,7 +24,7 @@
 #include "tessera/core/fields.hpp"
 #include "tessera/core/point_function.hpp"
 #include "tessera/core/policy.hpp"
-#include "tessera/core/static_for.hpp"
+#include "tessera/core/detail/static_for.hpp"
 #include "tessera/mpi/distributed_view.hpp"
 #include "tessera/mpi/halo_exchange.hpp"
 

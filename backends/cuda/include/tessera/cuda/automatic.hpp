@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "tessera/cuda/cuda_check.hpp"
-#include "tessera/cuda/dispatch.hpp"
+#include "tessera/cuda/detail/dispatch.hpp"
 #include "tessera/cuda/tuning.hpp"
 
 namespace tessera::cuda {

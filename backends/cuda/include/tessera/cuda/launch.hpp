@@ -7,7 +7,7 @@
 // write TESSERA_CUDA_INSTANTIATE(policy, T, shape) there.
 #include <cuda_runtime_api.h>
 
-#include "tessera/cuda/edge_rules.hpp"
+#include "tessera/cuda/detail/edge_rules.hpp"
 #include "tessera/cuda/plan.hpp"
 
 namespace tessera::cuda {

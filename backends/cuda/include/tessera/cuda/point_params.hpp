@@ -1,5 +1,5 @@
 #pragma once
-// The argument of the point-function kernels (cuda/point_function_sweep.hpp): everything
+// The argument of the point-function kernels (cuda/detail/point_function_sweep.hpp): everything
 // a kernel reads, by value; and the error a lowering raises when it cannot run.
 #include <cstddef>
 #include <string>
@@ -7,7 +7,7 @@
 #include "tessera/core/config.hpp"
 #include "tessera/core/errors.hpp"
 #include "tessera/core/point_function.hpp"
-#include "tessera/core/static_for.hpp"
+#include "tessera/core/detail/static_for.hpp"
 
 namespace tessera::cuda::detail {
 

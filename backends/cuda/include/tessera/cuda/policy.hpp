@@ -38,7 +38,7 @@
 #include <type_traits>
 
 #include "tessera/core/policy.hpp"
-#include "tessera/cuda/candidates.hpp"
+#include "tessera/cuda/detail/candidates.hpp"
 #include "tessera/cuda/strategies.hpp"
 
 namespace tessera::cuda {

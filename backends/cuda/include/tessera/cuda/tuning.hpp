@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "tessera/core/shape.hpp"
-#include "tessera/cuda/candidates.hpp"
+#include "tessera/cuda/detail/candidates.hpp"
 #include "tessera/cuda/device_limits.hpp"
 
 namespace tessera::cuda {

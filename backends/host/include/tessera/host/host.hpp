@@ -4,12 +4,12 @@
 // ghost fills, comparisons, reductions, element-wise sweeps, grid transfers, automatic's
 // choice). tessera/backends.hpp includes it; algorithms/ never does: it calls the
 // customisation points, which argument-dependent lookup finds here.
-#include "tessera/host/automatic.hpp"
-#include "tessera/host/boundary_fill.hpp"
-#include "tessera/host/compare.hpp"
-#include "tessera/host/elementwise.hpp"
-#include "tessera/host/grid_transfer.hpp"
+#include "tessera/host/detail/automatic.hpp"
+#include "tessera/host/detail/boundary_fill.hpp"
+#include "tessera/host/detail/compare.hpp"
+#include "tessera/host/detail/elementwise.hpp"
+#include "tessera/host/detail/grid_transfer.hpp"
 #include "tessera/host/parallel.hpp"
-#include "tessera/host/point_function_sweep.hpp"
-#include "tessera/host/reduce.hpp"
+#include "tessera/host/detail/point_function_sweep.hpp"
+#include "tessera/host/detail/reduce.hpp"
 #include "tessera/host/serial.hpp"

@@ -7,12 +7,12 @@
 // Outputs larger than the caches are written with streaming stores, and each 3D row
 // prefetches the row it will need two rows later from the plane ahead (cache_hints.hpp).
 #include "tessera/core/errors.hpp"
-#include "tessera/core/static_for.hpp"
+#include "tessera/core/detail/static_for.hpp"
 #include "tessera/core/stencil.hpp"
 #include "tessera/core/view.hpp"
-#include "tessera/host/cache_hints.hpp"
+#include "tessera/host/detail/cache_hints.hpp"
 #include "tessera/host/policy.hpp"
-#include "tessera/host/sweep_instances.hpp"
+#include "tessera/host/detail/sweep_instances.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -227,4 +227,4 @@ TESSERA_FOR_EACH_BUILTIN_SHAPE(TESSERA_HOST_EXTERN_PARALLEL, double)
 #endif
 
 // iterate's fused time steps for host::parallel (after the policy and its sweep).
-#include "tessera/host/fused_steps.hpp"
+#include "tessera/host/detail/fused_steps.hpp"

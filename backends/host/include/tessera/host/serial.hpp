@@ -4,7 +4,7 @@
 #include "tessera/core/stencil.hpp"
 #include "tessera/core/view.hpp"
 #include "tessera/host/policy.hpp"
-#include "tessera/host/sweep_instances.hpp"
+#include "tessera/host/detail/sweep_instances.hpp"
 
 namespace tessera::host {
 

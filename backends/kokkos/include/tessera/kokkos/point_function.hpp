@@ -15,7 +15,7 @@
 
 #include "tessera/core/fields.hpp"
 #include "tessera/core/point_function.hpp"
-#include "tessera/core/static_for.hpp"
+#include "tessera/core/detail/static_for.hpp"
 #include "tessera/kokkos/mdrange.hpp"
 
 namespace tessera::kokkos {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "tessera/core/errors.hpp"
-#include "tessera/core/static_for.hpp"
+#include "tessera/core/detail/static_for.hpp"
 #include "tessera/cuda/runtime.hpp"
 #include "tessera/cuda/strategy.hpp"
 

@@ -20,7 +20,7 @@
 // within the same step with partial sums (W - 1 rows a level instead of W: fewer registers,
 // a shorter pipeline) -- the levels become one dependency chain a step; the step loop as W
 // compile-time phases with the queues' slots rotated (no register moves).
-#include "tessera/cuda/edge_rules.hpp"
+#include "tessera/cuda/detail/edge_rules.hpp"
 #include "tessera/cuda/kernels/marching.cuh"
 
 namespace tessera::cuda::kernels {

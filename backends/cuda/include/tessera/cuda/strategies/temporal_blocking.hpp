@@ -37,7 +37,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "tessera/cuda/edge_rules.hpp"
+#include "tessera/cuda/detail/edge_rules.hpp"
 #include "tessera/cuda/point_function_streaming.hpp"
 #include "tessera/cuda/strategy.hpp"
 

@@ -14,7 +14,7 @@
 #include <memory>
 #include <utility>
 
-#include "tessera/cuda/step_graph.hpp"
+#include "tessera/cuda/detail/step_graph.hpp"
 
 namespace tessera::cuda {
 

@@ -2,7 +2,7 @@
 // Two views of one interior walked by a single linear index (row-major over the
 // interior, as Thrust's counting iterators and grid-stride loops produce it): the
 // element offsets of point i in each view, whose strides and ghosts may differ.
-#include "tessera/core/accessor.hpp"
+#include "tessera/core/detail/accessor.hpp"
 
 namespace tessera::cuda::detail {
 

@@ -4,7 +4,7 @@
 // host's axis-by-axis fill gives it (src/boundary_fill.cu says how).
 #include <cuda_runtime_api.h>
 
-#include "tessera/core/accessor.hpp"
+#include "tessera/core/detail/accessor.hpp"
 #include "tessera/core/boundary.hpp"
 #include "tessera/cuda/memory_space.hpp"
 

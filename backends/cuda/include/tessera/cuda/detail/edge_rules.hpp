@@ -1,7 +1,7 @@
 #pragma once
-// The edge rules of fused passes live in core (tessera/core/edge_rules.hpp), shared by the
+// The edge rules of fused passes live in core (tessera/core/detail/edge_rules.hpp), shared by the
 // CUDA and host backends; the CUDA backend's names for them.
-#include "tessera/core/edge_rules.hpp"
+#include "tessera/core/detail/edge_rules.hpp"
 
 namespace tessera::cuda {
 using tessera::beyond_fixed_face;

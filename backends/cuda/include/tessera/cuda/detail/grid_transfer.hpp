@@ -6,7 +6,7 @@
 
 #include <type_traits>
 
-#include "tessera/core/accessor.hpp"
+#include "tessera/core/detail/accessor.hpp"
 #include "tessera/core/grid_transfer.hpp"
 #include "tessera/cuda/memory_space.hpp"
 

@@ -2,7 +2,7 @@
 // Element-wise updates of a view's interior on the device: out += alpha * f.
 #include <cuda_runtime_api.h>
 
-#include "tessera/core/accessor.hpp"
+#include "tessera/core/detail/accessor.hpp"
 #include "tessera/cuda/memory_space.hpp"
 
 namespace tessera::cuda {

@@ -1,6 +1,6 @@
 #pragma once
 // A multigrid level's operator and walls in the form the backends' multigrid kernels take
-// (tessera/cuda/multigrid_kernels.hpp): a constant radius-1 star in its positive form
+// (tessera/cuda/detail/multigrid_kernels.hpp): a constant radius-1 star in its positive form
 //
 //   A' u = diag u - sum_a w_a (u(+a) + u(-a))
 //

@@ -7,7 +7,7 @@
 #include "tessera/core/stencil.hpp"
 #include "tessera/core/view.hpp"
 #include "tessera/host/parallel.hpp"
-#include "tessera/host/point_function_sweep.hpp"
+#include "tessera/host/detail/point_function_sweep.hpp"
 
 namespace tessera {
 

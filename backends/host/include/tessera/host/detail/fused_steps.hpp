@@ -6,7 +6,7 @@
 // "planes" are rows of y) once per block: a block is a slab of z times a strip of y rows,
 // and keeps, per level below k, the last 2r + 1 planes (r the shape's radius) of its strip
 // (widened by the rows the levels above need) in a ring that fits a core's L2. Level 0 is
-// the input read through the edge rules (tessera/core/edge_rules.hpp): in place where they
+// the input read through the edge rules (tessera/core/detail/edge_rules.hpp): in place where they
 // map a row to itself under fixed x faces, else copied into the ring (a copy of every row
 // was a large part of a pass: perf/RESULTS.md); level t's plane q is
 // computed from level t-1's planes q - r .. q + r as soon as the last of them exists, its
@@ -27,9 +27,9 @@
 #include <vector>
 
 #include "tessera/core/boundary.hpp"
-#include "tessera/core/edge_rules.hpp"
+#include "tessera/core/detail/edge_rules.hpp"
 #include "tessera/core/errors.hpp"
-#include "tessera/core/static_for.hpp"
+#include "tessera/core/detail/static_for.hpp"
 #include "tessera/core/stencil.hpp"
 #include "tessera/core/view.hpp"
 #include "tessera/host/parallel.hpp"  // its row kernel and store choice (it includes this file last)

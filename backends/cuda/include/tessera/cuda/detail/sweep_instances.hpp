@@ -8,7 +8,7 @@
 // compiled_strategies.hpp names them). Other shapes and tiles instantiate as usual.
 #include "tessera/core/builtin_shapes.hpp"
 #include "tessera/cuda/automatic.hpp"
-#include "tessera/cuda/dispatch.hpp"
+#include "tessera/cuda/detail/dispatch.hpp"
 
 /// PREFIX template void cuda::sweep(POLICY, stencil, in, out, stream) for element type T
 /// and shape __VA_ARGS__ (PREFIX: `extern` to declare, empty to define).

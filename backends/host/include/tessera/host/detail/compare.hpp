@@ -4,7 +4,7 @@
 // over an allocation (+infinity when any element is NaN or infinite).
 #include <cmath>
 
-#include "tessera/core/accessor.hpp"
+#include "tessera/core/detail/accessor.hpp"
 #include "tessera/core/comparison.hpp"
 #include "tessera/core/memory_space.hpp"
 

@@ -8,7 +8,7 @@
 #include "tessera/core/point_function.hpp"
 #include "tessera/core/stencil.hpp"
 #include "tessera/core/view.hpp"
-#include "tessera/core/view_checks.hpp"
+#include "tessera/core/detail/view_checks.hpp"
 
 namespace tessera::detail {
 

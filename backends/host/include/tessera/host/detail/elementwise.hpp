@@ -1,7 +1,7 @@
 #pragma once
 // Element-wise updates of a host view's interior: add_scaled_in (out += alpha * f), the
 // customisation point tessera::add_scaled reaches for HostSpace views.
-#include "tessera/core/accessor.hpp"
+#include "tessera/core/detail/accessor.hpp"
 #include "tessera/core/memory_space.hpp"
 #include "tessera/host/policy.hpp"
 

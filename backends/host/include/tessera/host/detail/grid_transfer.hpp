@@ -3,7 +3,7 @@
 // points tessera::restrict_residual and tessera::prolong_add reach for HostSpace views.
 #include <type_traits>
 
-#include "tessera/core/accessor.hpp"
+#include "tessera/core/detail/accessor.hpp"
 #include "tessera/core/grid_transfer.hpp"
 #include "tessera/core/memory_space.hpp"
 #include "tessera/host/policy.hpp"

@@ -31,8 +31,8 @@
 #include "tessera/core/stencil.hpp"
 #include "tessera/core/view.hpp"
 #include "tessera/cuda/automatic.hpp"
-#include "tessera/cuda/dispatch.hpp"
-#include "tessera/cuda/edge_rules.hpp"
+#include "tessera/cuda/detail/dispatch.hpp"
+#include "tessera/cuda/detail/edge_rules.hpp"
 #include "tessera/cuda/tuning.hpp"
 
 namespace tessera::cuda {

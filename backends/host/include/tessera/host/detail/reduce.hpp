@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "tessera/core/accessor.hpp"
+#include "tessera/core/detail/accessor.hpp"
 #include "tessera/core/memory_space.hpp"
 #include "tessera/core/reduction.hpp"
 #include "tessera/host/policy.hpp"

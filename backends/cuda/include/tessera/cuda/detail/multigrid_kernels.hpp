@@ -10,7 +10,7 @@
 // out-of-place sweeps, each reading u, g and a colour mask and writing all of u (8 fields a
 // step), a residual's norm writes r and reads it back (4 fields), and every sweep waits for a
 // ghost fill (on a coarse level with walls between points, a fill and a launch per face).
-// These read no ghost at all: a level's walls are face rules (core/star_level.hpp), ghost =
+// These read no ghost at all: a level's walls are face rules (core/detail/star_level.hpp), ghost =
 // a * (the interior point it mirrors) + b, which is what the fills write on a level without
 // periodic axes. Coarse levels are launch-bound, so each operation is one launch:
 //
@@ -40,11 +40,11 @@
 
 #include <type_traits>
 
-#include "tessera/core/accessor.hpp"
+#include "tessera/core/detail/accessor.hpp"
 #include "tessera/core/array.hpp"
 #include "tessera/core/grid_transfer.hpp"
-#include "tessera/core/star_level.hpp"
-#include "tessera/cuda/cycle_recording.hpp"
+#include "tessera/core/detail/star_level.hpp"
+#include "tessera/cuda/detail/cycle_recording.hpp"
 #include "tessera/cuda/policy.hpp"
 
 namespace tessera::cuda {

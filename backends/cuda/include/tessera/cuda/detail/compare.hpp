@@ -1,7 +1,7 @@
 #pragma once
 // Device-side comparison of two CUDA views with Thrust: one transform-reduce over the
 // interior points; only the small result struct comes back to the host.
-#include "tessera/core/accessor.hpp"
+#include "tessera/core/detail/accessor.hpp"
 #include "tessera/core/comparison.hpp"
 #include "tessera/cuda/memory_space.hpp"
 

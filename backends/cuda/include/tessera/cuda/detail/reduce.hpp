@@ -7,7 +7,7 @@
 //                 pattern for max |a|, which orders like the value for non-negative
 //                 doubles) per block into the result. Kept as a selectable variant and
 //                 tested against Thrust.
-#include "tessera/core/accessor.hpp"
+#include "tessera/core/detail/accessor.hpp"
 #include "tessera/core/reduction.hpp"
 #include "tessera/cuda/memory_space.hpp"
 

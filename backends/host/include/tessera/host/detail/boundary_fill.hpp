@@ -1,7 +1,7 @@
 #pragma once
 // Ghost-layer fills of host views (the rules: core/boundary.hpp): fill_ghosts_in, the
 // customisation point tessera::fill_ghosts reaches for HostSpace views.
-#include "tessera/core/accessor.hpp"
+#include "tessera/core/detail/accessor.hpp"
 #include "tessera/core/boundary.hpp"
 #include "tessera/core/memory_space.hpp"
 
