@@ -13,8 +13,9 @@
 
 #include <algorithm>
 #include <array>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,56 @@ TEST_CASE("overlapping_process_grid: a slab while every block keeps 4 ghost widt
   CHECK(tmpi::overlapping_process_grid(ts::extents<3>{1000, 10, 10}, 1, 1) == std::array<int, 3>{0, 0, 0});
   CHECK(tmpi::overlapping_process_grid(ts::extents<1>{1000}, 4, 1) == std::array<int, 1>{0});
   CHECK(tmpi::overlapping_process_grid(ts::extents<2>{1000, 10}, 4, 0) == std::array<int, 2>{0, 0});
+}
+
+TEST_CASE("the process grid moves the fewest halo cells: long grids cut across their length, ties stay balanced") {
+  using g3 = std::array<int, 3>;
+  const std::array<bool, 3> walls{}, around{true, true, true};
+  // a long grid: MPI_Dims_create's 2x2x1 cuts the long axes (4096 + 65536 cells), slabs 3 x 4096
+  CHECK(tmpi::fewest_halo_cells_grid(ts::extents<3>{1024, 64, 64}, 4, walls, g3{}, g3{2, 2, 1}) == g3{4, 1, 1});
+  CHECK(tmpi::halo_cells(ts::extents<3>{1024, 64, 64}, walls, g3{4, 1, 1}) == 3 * 64 * 64);
+  CHECK(tmpi::fewest_halo_cells_grid(ts::extents<3>{64, 64, 64}, 8, walls, g3{}, g3{2, 2, 2}) == g3{2, 2, 2});
+  // a tie keeps the balanced grid: 21^3 periodic on 4, slabs and 2x2x1 both 4 x 441
+  CHECK(tmpi::fewest_halo_cells_grid(ts::extents<3>{21, 21, 21}, 4, around, g3{}, g3{2, 2, 1}) == g3{2, 2, 1});
+  CHECK(tmpi::fewest_halo_cells_grid(ts::extents<3>{21, 21, 21}, 4, around, g3{}, g3{1, 2, 2}) == g3{1, 2, 2});
+  // fixed axes stay; every block keeps a point an axis (3 points cannot take 8 processes)
+  CHECK(tmpi::fewest_halo_cells_grid(ts::extents<3>{1024, 64, 64}, 4, walls, g3{0, 2, 0}, g3{2, 2, 1}) == g3{2, 2, 1});
+  CHECK(tmpi::fewest_halo_cells_grid(ts::extents<3>{3, 1000, 1000}, 8, walls, g3{}, g3{2, 2, 2})[0] <= 3);
+  // a preferred grid that leaves a block empty gives way even to a worse one
+  const auto thin = tmpi::fewest_halo_cells_grid(ts::extents<3>{1, 50, 50}, 2, walls, g3{}, g3{2, 1, 1});
+  CHECK(thin[0] == 1);
+  CHECK(thin[0] * thin[1] * thin[2] == 2);
+  // against every grid, by brute force: the answer fits, keeps the fixed axes and moves no more cells
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 300; ++trial) {
+    const ts::extents<3> global{1 + int(rng() % 90), 1 + int(rng() % 90), 1 + int(rng() % 90)};
+    const int p = 1 + int(rng() % 12);
+    const std::array<bool, 3> periodic{rng() % 2 == 0, rng() % 2 == 0, rng() % 2 == 0};
+    g3 fixed{};
+    if (rng() % 3 == 0) fixed[rng() % 3] = 1 + int(rng() % 2);
+    const auto got = tmpi::fewest_halo_cells_grid(global, p, periodic, fixed, g3{p, 1, 1});
+    INFO(global.to_string() << " on " << p << ", got " << got[0] << "x" << got[1] << "x" << got[2]);
+    bool any = false;
+    for (int a = 1; a <= p; ++a)
+      for (int b = 1; a * b <= p; ++b) {
+        if (p % (a * b) != 0) continue;
+        const g3 d{a, b, p / (a * b)};
+        bool ok = true;
+        for (int x = 0; x < 3; ++x) ok = ok && global[x] >= d[x] && (fixed[x] == 0 || fixed[x] == d[x]);
+        if (!ok) continue;
+        any = true;
+        CHECK(tmpi::halo_cells(global, periodic, got) <= tmpi::halo_cells(global, periodic, d));
+      }
+    if (any) {
+      CHECK(got[0] * got[1] * got[2] == p);
+      for (int x = 0; x < 3; ++x) CHECK((global[x] >= got[x] && (fixed[x] == 0 || fixed[x] == got[x])));
+    }
+  }
+  // a domain with free axes takes that grid
+  const int p = world_size();
+  const ts::extents<3> long_grid{64 * p, 8, 8};
+  const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, long_grid, {}, {});
+  CHECK(dom.dims() == g3{p, 1, 1});
 }
 
 TEST_CASE("a domain refuses an axis with fewer points than processes, by name") {

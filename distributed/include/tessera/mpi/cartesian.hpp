@@ -1,7 +1,9 @@
 #pragma once
 // cartesian_domain<Rank>: a global grid split over the ranks of an MPI communicator as a
-// Cartesian process grid (MPI_Cart_create). The process grid is the user's (dims) or
-// MPI_Dims_create's; each axis is periodic or not. Every rank owns a block: along each
+// Cartesian process grid (MPI_Cart_create). The process grid is the user's (dims), or on
+// the axes the user leaves free (0) the one whose halos move the fewest cells
+// (fewest_halo_cells_grid: a long grid is cut across its length, not into MPI_Dims_create's
+// balanced factors, which it keeps on a tie); each axis is periodic or not. Every rank owns a block: along each
 // axis the first (N mod P) ranks take N / P + 1 points, the others N / P, so sizes that do
 // not divide evenly are served. The rank's block has global offset `offset()` and local
 // extents `local_extents()`; its neighbours along each axis are MPI_Cart_shift's (MPI_PROC_NULL
@@ -13,6 +15,7 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "tessera/core/errors.hpp"
@@ -22,12 +25,70 @@
 
 namespace tessera::mpi {
 
+/// The cells one exchange of ghost width 1 sends across all interfaces of process grid
+/// `dims` over a grid of `global` points (one direction; both directions move twice as
+/// many): each interface between two blocks along axis a carries the grid's whole
+/// cross-section across a, and a periodic axis of more than one process has one interface
+/// more, where it wraps.
+template <int Rank>
+long double halo_cells(const extents<Rank>& global, const std::type_identity_t<std::array<bool, Rank>>& periodic,
+                       const std::type_identity_t<std::array<int, Rank>>& dims) {
+  long double cells = 0;
+  for (int a = 0; a < Rank; ++a) {
+    const int interfaces = dims[a] > 1 && periodic[a] ? dims[a] : dims[a] - 1;
+    long double section = 1;
+    for (int b = 0; b < Rank; ++b)
+      if (b != a) section *= static_cast<long double>(global[b]);
+    cells += interfaces * section;
+  }
+  return cells;
+}
+
+/// The process grid of `processes` whose halos move the fewest cells (halo_cells): axes
+/// `fixed` gives (> 0) are kept, the free ones (0) take any factors whose product fits,
+/// every block keeps at least one point an axis. A tie keeps `preferred` (MPI_Dims_create's
+/// balanced grid, which cartesian_domain passes) where it fits and is among the best;
+/// `preferred` is also the answer when no grid fits (cartesian_domain then refuses it by name).
+template <int Rank>
+std::array<int, Rank> fewest_halo_cells_grid(const extents<Rank>& global, int processes,
+                                             const std::type_identity_t<std::array<bool, Rank>>& periodic,
+                                             const std::type_identity_t<std::array<int, Rank>>& fixed,
+                                             const std::type_identity_t<std::array<int, Rank>>& preferred) {
+  std::array<int, Rank> best = preferred, dims{};
+  long double best_cells = halo_cells<Rank>(global, periodic, preferred);
+  // false while best is a preferred grid that does not fit (a block left empty, a fixed
+  // axis changed, another number of processes)
+  bool best_fits = true;
+  long long product = 1;
+  for (int a = 0; a < Rank; ++a) {
+    best_fits = best_fits && preferred[a] >= 1 && global[a] >= preferred[a] && (fixed[a] == 0 || fixed[a] == preferred[a]);
+    product *= preferred[a];
+  }
+  best_fits = best_fits && product == processes;
+  // axes in order; `left` processes remain for the axes from a on
+  auto visit = [&](auto&& self, int a, int left) -> void {
+    if (a == Rank) {
+      if (left != 1) return;
+      const long double cells = halo_cells<Rank>(global, periodic, dims);
+      if (!best_fits || cells < best_cells) best = dims, best_cells = cells, best_fits = true;
+      return;
+    }
+    for (int f = 1; f <= left; ++f) {
+      if (left % f != 0 || (fixed[a] > 0 && f != fixed[a]) || global[a] < f) continue;
+      dims[a] = f;
+      self(self, a + 1, left / f);
+    }
+  };
+  if (processes >= 1) visit(visit, 0, processes);
+  return best;
+}
+
 template <int Rank>
 class cartesian_domain {
  public:
   cartesian_domain() = default;
   /// global: the whole grid's interior extents; periodic: per axis; dims: processes per
-  /// axis (0 lets MPI_Dims_create choose; the product must be the communicator's size).
+  /// axis (0: chosen, see fewest_halo_cells_grid; the product must be the communicator's size).
   /// Throws invalid_argument_error, naming the axis, when an axis has fewer points than
   /// processes.
   cartesian_domain(MPI_Comm comm, const extents<Rank>& global, std::array<bool, Rank> periodic = {},
@@ -47,7 +108,15 @@ class cartesian_domain {
     if ((!free_axes && product != size) || (free_axes && size % product != 0))
       throw invalid_argument_error("tessera::mpi::cartesian_domain: a process grid of " + dims_text(d) +
                                    " does not fit " + std::to_string(size) + " processes");
+    std::array<int, Rank> fixed{};
+    for (int a = 0; a < Rank; ++a) fixed[a] = d[a];
     detail::check(MPI_Dims_create(size, Rank, d), "MPI_Dims_create");
+    if (free_axes) {
+      std::array<int, Rank> balanced{};
+      for (int a = 0; a < Rank; ++a) balanced[a] = d[a];
+      const auto chosen = fewest_halo_cells_grid(global, size, periodic, fixed, balanced);
+      for (int a = 0; a < Rank; ++a) d[a] = chosen[a];
+    }
     MPI_Comm cart = MPI_COMM_NULL;
     detail::check(MPI_Cart_create(comm, Rank, d, p, /*reorder=*/0, &cart), "MPI_Cart_create");
     comm_ = std::shared_ptr<MPI_Comm>(new MPI_Comm(cart), [](MPI_Comm* c) {
