@@ -186,7 +186,6 @@ int run_distributed(const run_options& o) {
     if (o.problem != "heat3d" && o.problem != "seismic3d")
       why = o.problem + " runs on one process; under mpirun, run heat3d or seismic3d";
     else if (!o.input.empty()) why = "--input is not read by the distributed " + o.problem + " yet";
-    else if (o.snapshots > 0) why = "--snapshots are not written by the distributed seismic3d yet";
     else if (o.policy.starts_with("cuda:") && (o.problem != "heat3d" || !device_views_distributed()))
       why = "the distributed " + o.problem + " sweeps host views (host:serial, host:parallel, kokkos:mdrange, automatic)" +
             (o.problem == "heat3d" ? " in this build (tessera::mpi_cuda needs CUDA and MPI)" : "") + "; " + o.policy +

@@ -6,7 +6,10 @@
 // u = 0 on the global faces, as one process has behind its sponge. Prints each rank's
 // block and rate and the aggregate; --validate gathers u on rank 0 and compares it with a
 // single-process kokkos:mdrange run and, homogeneous, with the analytic solution.
-// Only built with MPI (TESSERA_ENABLE_MPI); host policies (device views are not
+// --snapshots K writes K evenly spaced fields during the run, as one process does: with a
+// .pvti --output each as .pvti pieces (every rank its block, numbered after the output),
+// with a .vti or .npy one as a .vti gathered on rank 0, and with --image as numbered PNG
+// sections (gathered). Only built with MPI (TESSERA_ENABLE_MPI); host policies (device views are not
 // distributed yet).
 #include <mpi.h>
 
@@ -50,6 +53,10 @@ int run_seismic3d_mpi_typed(const run_options& o) {
   const auto m = make_seismic_setup<T>(o, /*fields=*/false);
   const int steps = seismic_steps(m, o);
   const int n = m.n;
+  const int snapshots = o.snapshots;
+  if (snapshots > steps)
+    throw invalid_argument_error("seismic3d: --snapshots " + std::to_string(snapshots) + " exceeds the run's " +
+                                 std::to_string(steps) + " steps (at most one snapshot a step)");
   const mpi::cartesian_domain<3> dom(MPI_COMM_WORLD, extents<3>{n, n, n});
   const int rank = dom.rank(), size = dom.size();
   // three time levels with u's reach as their ghost width, the model read at the point
@@ -60,6 +67,25 @@ int run_seismic3d_mpi_typed(const run_options& o) {
   // single-process run; only the halos between processes are exchanged
   const std::optional<boundary_conditions<3>> bc;
   seismic_step<T> step{T(m.dt * m.dt / (m.h * m.h)), 0};
+  const io::grid_geometry<3> geometry{{m.h, m.h, m.h}, {m.h / 2, m.h / 2, m.h / 2}};
+  // where snapshot k goes: numbered after --image, and after --output (a .pvti as pieces,
+  // anything else as one .vti, as one process writes it)
+  const bool pieces = o.output.ends_with(".pvti");
+  const auto snapshot_field = [&](int k) {
+    return numbered(pieces ? o.output : o.output.substr(0, o.output.rfind('.')) + ".vti", k);
+  };
+  int written = 0;
+  const auto write_snapshot = [&](const mpi::distributed_view<T, 3>& u) {  // collective
+    ++written;
+    if (pieces) mpi::write_pvti(snapshot_field(written), u, "pressure", geometry);
+    if ((!o.output.empty() && !pieces) || !o.image.empty()) {
+      const auto whole = mpi::gather(u);  // on rank 0
+      if (dom.rank() == 0) {
+        if (!o.image.empty()) write_section_png(numbered(o.image, written), whole, m.src[1]);
+        if (!o.output.empty() && !pieces) io::write_vti(snapshot_field(written), whole, "pressure", geometry);
+      }
+    }
+  };
   double seconds = 0;
   std::string ran_with;
   with_policy(o.policy, [&](auto policy, auto tag) {
@@ -72,6 +98,7 @@ int run_seismic3d_mpi_typed(const run_options& o) {
         mpi::apply(policy, step, mpi::inputs(a, b, c2, s, w), c, bc);
         auto t = a;
         a = b, b = c, c = t;
+        if (snapshot_due(k + 1LL, snapshots, steps, written)) write_snapshot(b);
       }
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
@@ -97,7 +124,6 @@ int run_seismic3d_mpi_typed(const run_options& o) {
                                                   stepping_tolerance<T>(steps), "a single-process run (kokkos:mdrange)"));
       if (m.homogeneous) status = std::max(status, print_analytic(check_analytic(whole, u, t_end), m.h) ? 0 : 1);
     }
-    const io::grid_geometry<3> geometry{{m.h, m.h, m.h}, {m.h / 2, m.h / 2, m.h / 2}};
     if (o.output.ends_with(".npy") || o.output.ends_with(".vti")) {  // a .pvti is written by every rank below
       if (o.output.ends_with(".npy")) io::write_npy(o.output, u, special_of(o));
       else io::write_vti(o.output, u, "pressure", geometry, {}, special_of(o));
@@ -108,10 +134,14 @@ int run_seismic3d_mpi_typed(const run_options& o) {
       std::printf("  wrote %s (x-z section through the source)\n", o.image.c_str());
     }
   }
-  if (o.output.ends_with(".pvti")) {
-    mpi::write_pvti(o.output, b, "pressure", io::grid_geometry<3>{{m.h, m.h, m.h}, {m.h / 2, m.h / 2, m.h / 2}});
+  if (pieces) {
+    mpi::write_pvti(o.output, b, "pressure", geometry);
     if (rank == 0) std::printf("  wrote %s (%d pieces)\n", o.output.c_str(), size);
   }
+  if (rank == 0 && written > 0)
+    std::printf("  wrote %d snapshots:%s%s\n", written,
+                o.image.empty() ? "" : (" " + numbered(o.image, 1) + " to " + numbered(o.image, written)).c_str(),
+                o.output.empty() ? "" : (" " + snapshot_field(1) + " to " + snapshot_field(written)).c_str());
   MPI_Bcast(&status, 1, MPI_INT, 0, dom.comm());
   return status;
 }
