@@ -9,8 +9,8 @@
 // --snapshots K writes K evenly spaced fields during the run, as one process does: with a
 // .pvti --output each as .pvti pieces (every rank its block, numbered after the output),
 // with a .vti or .npy one as a .vti gathered on rank 0, and with --image as numbered PNG
-// sections (gathered). Only built with MPI (TESSERA_ENABLE_MPI); host policies (device views are not
-// distributed yet).
+// sections (gathered). Only built with MPI (TESSERA_ENABLE_MPI); host policies (device
+// views are not distributed yet).
 #include <mpi.h>
 
 #include <chrono>

@@ -22,17 +22,17 @@ using namespace tessera::python;
 
 namespace tessera::python {
 
+/// f(the C++ view behind v), whichever memory space, element type and rank it has.
+template <class F>
+auto with_view(const any_view& v, F&& f) {
+  return std::visit([&](const auto& views) { return std::visit(f, views); }, v);
+}
+
 std::string describe(const any_view& v) {
-  return std::visit(
-      [](const auto& views) {
-        return std::visit(
-            [](const auto& x) {
-              using T = typename std::decay_t<decltype(x)>::value_type;
-              return x.describe() + (std::is_same_v<T, float> ? " float32" : " float64");
-            },
-            views);
-      },
-      v);
+  return with_view(v, [](const auto& x) {
+    using T = typename std::decay_t<decltype(x)>::value_type;
+    return x.describe() + (std::is_same_v<T, float> ? " float32" : " float64");
+  });
 }
 
 [[noreturn]] void unknown_policy(const std::string& name, bool device) {
@@ -390,24 +390,17 @@ void physics_views(const std::string& policy, const std::string& kernel, double 
 /// norm 0: max |a|, 1: L2 norm, 2: dot(a, b): tessera's reductions over the interiors.
 double reduce_views(int which, const native_view& a, const native_view* b) {
   if (b) require_same_place(a, *b, "tessera.dot");
-  return std::visit(
-      [&](const auto& views) -> double {
-        using Views = std::decay_t<decltype(views)>;
-        return std::visit(
-            [&](const auto& x) -> double {
-              if (which == 0) return ts::norm_max(x);
-              if (which == 1) return ts::norm_l2(x);
-              const auto& other = std::get<Views>(b->view);
-              using V = std::decay_t<decltype(x)>;
-              const V* y = std::get_if<V>(&other);
-              if (!y)
-                throw ts::extent_mismatch_error("tessera.dot: " + describe(a.view) + " and " + describe(b->view) +
-                                                " differ in element type or rank");
-              return ts::dot(x, *y);
-            },
-            views);
-      },
-      a.view);
+  return with_view(a.view, [&](const auto& x) -> double {
+    if (which == 0) return ts::norm_max(x);
+    if (which == 1) return ts::norm_l2(x);
+    using V = std::decay_t<decltype(x)>;
+    // require_same_place: b's memory space is a's
+    const V* y = std::get_if<V>(&std::get<views_in<typename V::memory_space>>(b->view));
+    if (!y)
+      throw ts::extent_mismatch_error("tessera.dot: " + describe(a.view) + " and " + describe(b->view) +
+                                      " differ in element type or rank");
+    return ts::dot(x, *y);
+  });
 }
 
 /// Python exception types: tessera.Error (a RuntimeError) and one per C++ exception.
@@ -473,29 +466,17 @@ NB_MODULE(_tessera, m) {
       .def_ro("dtype", &native_view::dtype)
       .def_ro("interior", &native_view::interior)
       .def("describe", [](const native_view& v) { return describe(v.view); })
-      .def_prop_ro("label",
-                   [](const native_view& v) {
-                     return std::visit([](const auto& views) {
-                       return std::visit([](const auto& x) { return x.label(); }, views);
-                     }, v.view);
-                   })
+      .def_prop_ro("label", [](const native_view& v) { return with_view(v.view, [](const auto& x) { return x.label(); }); })
       // What code compiled outside the module (tessera._jit) needs to rebuild the same
       // view: the address of its memory (element (-ghost, ...) or, padded, the row's
       // first element), the strides in elements, the row alignment (1: strided) and the
       // unused elements before each row's first ghost.
       .def_prop_ro("layout", [](const native_view& v) {
-        return std::visit(
-            [](const auto& views) {
-              return std::visit(
-                  [](const auto& x) {
-                    const auto& l = x.layout();
-                    std::vector<ts::index_t> strides(l.strides().begin(), l.strides().end());
-                    return nb::make_tuple(reinterpret_cast<std::uintptr_t>(x.data()), strides, l.row_alignment(),
-                                          l.pad_left());
-                  },
-                  views);
-            },
-            v.view);
+        return with_view(v.view, [](const auto& x) {
+          const auto& l = x.layout();
+          std::vector<ts::index_t> strides(l.strides().begin(), l.strides().end());
+          return nb::make_tuple(reinterpret_cast<std::uintptr_t>(x.data()), strides, l.row_alignment(), l.pad_left());
+        });
       });
 
   nb::class_<stencil_desc>(m, "NativeStencil")

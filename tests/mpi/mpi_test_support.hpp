@@ -31,7 +31,7 @@ inline int world_size() {
 template <int Rank>
 std::vector<std::array<int, Rank>> process_grids() {
   const int p = world_size();
-  std::vector<std::array<int, Rank>> grids{std::array<int, Rank>{}};  // MPI chooses
+  std::vector<std::array<int, Rank>> grids{std::array<int, Rank>{}};  // chosen by cartesian_domain
   std::array<int, Rank> d{};
   auto rec = [&](auto&& self, int axis, int left) -> void {
     if (axis == Rank) {

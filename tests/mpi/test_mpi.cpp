@@ -62,7 +62,7 @@ TEST_CASE("the blocks of a domain tile the global grid, neighbours agree") {
   }
 }
 
-TEST_CASE("overlapping_process_grid: a slab while every block keeps 4 ghost widths of axis 0, else MPI chooses") {
+TEST_CASE("overlapping_process_grid: a slab while every block keeps 4 ghost widths of axis 0, else the domain chooses") {
   const int p = world_size();
   for (int ghost : {1, 2, 4}) {
     for (ts::index_t n0 : {ts::index_t(4 * ghost * p), ts::index_t(4 * ghost * p + p - 1), ts::index_t(4 * ghost * p - 1)}) {

@@ -96,29 +96,23 @@ class cartesian_domain {
       : global_(global), periodic_(periodic) {
     int size = 0;
     detail::check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
-    int d[Rank], p[Rank];
-    for (int a = 0; a < Rank; ++a) d[a] = dims[a], p[a] = periodic[a] ? 1 : 0;
+    std::array<int, Rank> d = dims;  // the grid: dims, then its free axes (0) chosen
+    int p[Rank];
+    for (int a = 0; a < Rank; ++a) p[a] = periodic[a] ? 1 : 0;
     int product = 1;
     bool free_axes = false;
     for (int a = 0; a < Rank; ++a) {
-      if (d[a] < 0) throw invalid_argument_error("tessera::mpi::cartesian_domain: dims must be >= 0 (0: MPI chooses)");
+      if (d[a] < 0) throw invalid_argument_error("tessera::mpi::cartesian_domain: dims must be >= 0 (0: chosen)");
       free_axes = free_axes || d[a] == 0;
       product *= d[a] > 0 ? d[a] : 1;
     }
     if ((!free_axes && product != size) || (free_axes && size % product != 0))
-      throw invalid_argument_error("tessera::mpi::cartesian_domain: a process grid of " + dims_text(d) +
+      throw invalid_argument_error("tessera::mpi::cartesian_domain: a process grid of " + dims_text(d.data()) +
                                    " does not fit " + std::to_string(size) + " processes");
-    std::array<int, Rank> fixed{};
-    for (int a = 0; a < Rank; ++a) fixed[a] = d[a];
-    detail::check(MPI_Dims_create(size, Rank, d), "MPI_Dims_create");
-    if (free_axes) {
-      std::array<int, Rank> balanced{};
-      for (int a = 0; a < Rank; ++a) balanced[a] = d[a];
-      const auto chosen = fewest_halo_cells_grid(global, size, periodic, fixed, balanced);
-      for (int a = 0; a < Rank; ++a) d[a] = chosen[a];
-    }
+    detail::check(MPI_Dims_create(size, Rank, d.data()), "MPI_Dims_create");  // the balanced grid
+    if (free_axes) d = fewest_halo_cells_grid(global, size, periodic, dims, d);
     MPI_Comm cart = MPI_COMM_NULL;
-    detail::check(MPI_Cart_create(comm, Rank, d, p, /*reorder=*/0, &cart), "MPI_Cart_create");
+    detail::check(MPI_Cart_create(comm, Rank, d.data(), p, /*reorder=*/0, &cart), "MPI_Cart_create");
     comm_ = std::shared_ptr<MPI_Comm>(new MPI_Comm(cart), [](MPI_Comm* c) {
       int finalized = 0;
       MPI_Finalized(&finalized);
@@ -136,7 +130,7 @@ class cartesian_domain {
       if (global[a] < d[a])
         throw invalid_argument_error("tessera::mpi::cartesian_domain: axis " + std::to_string(a) + " has " +
                                      std::to_string(global[a]) + " points for " + std::to_string(d[a]) +
-                                     " processes (global " + global.to_string() + ", process grid " + dims_text(d) +
+                                     " processes (global " + global.to_string() + ", process grid " + dims_text(d.data()) +
                                      "); every process needs at least one point: use fewer processes along it");
       const auto [first, count] = block_along(global[a], d[a], c[a]);
       offset_[a] = first;
@@ -202,7 +196,7 @@ class cartesian_domain {
 /// sweep: a slab, every process along axis 0 ({processes, 1, ...}), where each block keeps
 /// at least 4 * ghost planes of axis 0 (so the planes swept while axis 0's halos travel
 /// outnumber the 2 * ghost planes swept after them); otherwise all zeros, which lets
-/// MPI_Dims_create choose. mpi::iterate overlaps on slabs only (device_iterate.hpp).
+/// cartesian_domain choose (fewest_halo_cells_grid). mpi::iterate overlaps on slabs only (device_iterate.hpp).
 /// A slab sends 2 faces of n1 x n2 a rank where a cube of P ranks sends smaller ones, so it
 /// moves more bytes for P > 2; within a node (NVLink) the overlap hides them. Pass the
 /// result as cartesian_domain's dims.
