@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# The distributed-GPU check in one call, on a host with two (or more) GPUs and an MPI
-# (nvidia-h200-x2: Open MPI and NCCL are installed there; offline works: carry .debs/ for
-# Kokkos and doctest):
+# The distributed-GPU check in one call, on a host with two or four GPUs and an MPI
+# (nvidia-h200-x2, nvidia-h100-x4: Open MPI and NCCL are installed there; offline works:
+# carry .debs/ for Kokkos and doctest):
 #   build what it needs (MPI and CUDA on, NCCL where found), run the MPI test programs and
-#   the mpirun app tests, test_mpi_device on 1 and 2 ranks, compute-sanitizer memcheck and
-#   racecheck on every rank of a 2-rank test_mpi_device, the main job
-#   (mpirun -np 2 tessera run --problem heat3d --validate) on the CPU and on the GPUs with
-#   each transport, then the scaling runs of tessera-mpi-bench (weak: --local 512^3 on 1
-#   and 2 ranks; strong: --size 768^3 and 384^3 on 1 and 2 ranks).
+#   the mpirun app tests, test_mpi_device on 1, 2 and 4 ranks (4: the 2x2x1 block grid),
+#   compute-sanitizer memcheck and racecheck on every rank of test_mpi_device on
+#   SANITIZER_NP ranks (2), the main job (mpirun -np 2 and, with 4 GPUs, -np 4 tessera run
+#   --problem heat3d --validate) on the CPU and on the GPUs with each transport, then the
+#   scaling runs of tessera-mpi-bench on 1, 2 and 4 ranks, as many as there are GPUs (weak:
+#   --local 512^3, the global grid the block times the process grid; strong: --size 768^3
+#   and 384^3), and seismic3d's throughput on 1 GPU and on all of them (up to 4).
 # Logs go to $OUT (8 files at most; the bench's CSV lines are in bench.log) (default ./gpu-logs).
 #   MPI_PREFIX=DIR uses the MPI installed there (e.g. a CUDA-aware Open MPI),
-#   MPI_CHECK_SKIP_SANITIZER=1 skips the sanitizers, MPI_CHECK_SKIP_BENCH=1 the scaling
-#   runs, MPI_CHECK_ONLY_BENCH=1 runs only the scaling runs, BENCH_STEPS / BENCH_REPS pass
+#   MPI_CHECK_SKIP_SANITIZER=1 skips the sanitizers, MPI_CHECK_ONLY_SANITIZER=1 runs only
+#   them (SANITIZER_ARGS: arguments for test_mpi_device, e.g. -tc='*iterate*'),
+#   MPI_CHECK_SKIP_BENCH=1 the scaling runs, MPI_CHECK_ONLY_BENCH=1 runs only the scaling
+#   runs, BENCH_STEPS / BENCH_REPS pass
 #   --steps / --reps (100 / 5); TEST_TIMEOUT,
 #   APP_TIMEOUT, BENCH_TIMEOUT bound each mpirun (300, 120, 200 s).
 # shellcheck source=gpu-common.sh
@@ -50,9 +54,9 @@ cli="$build/apps/tessera/tessera"
 bench="$build/perf/tessera-mpi-bench"
 mpirun_=(mpirun --bind-to none)
 
-if [[ "${MPI_CHECK_ONLY_BENCH:-0}" != 1 ]]; then
-step "test_mpi_device on 1 and 2 ranks, and the mpirun ctest cases"
-for np in 1 2; do
+if [[ "${MPI_CHECK_ONLY_BENCH:-0}" != 1 && "${MPI_CHECK_ONLY_SANITIZER:-0}" != 1 ]]; then
+step "test_mpi_device on 1, 2 and 4 ranks, and the mpirun ctest cases"
+for np in 1 2 4; do
   echo "##### mpirun -np $np test_mpi_device" >>"$out/tests.log"
   timeout "${TEST_TIMEOUT:-300}" "${mpirun_[@]}" -np "$np" "$device_tests" >"$build/device_np$np.log" 2>&1 || status=1
   cat "$build/device_np$np.log" >>"$out/tests.log"
@@ -70,6 +74,19 @@ step "the main job: mpirun -np 2 tessera run --problem heat3d --validate, CPU an
     timeout "${APP_TIMEOUT:-120}" "${mpirun_[@]}" -np 2 "$cli" run --problem heat3d --size 128 --steps 100 --policy cuda:automatic \
       --transport "$t" --validate || { [[ $t == cuda-aware-mpi ]] || status=1; }
   done
+  if ((gpus >= 4)); then
+    for t in nccl host-staged; do
+      echo "--- 4 ranks (2x2x1, overlapped), cuda:automatic, --transport $t"
+      timeout "${APP_TIMEOUT:-120}" "${mpirun_[@]}" -np 4 "$cli" run --problem heat3d --size 130 --steps 60 --policy cuda:automatic \
+        --transport "$t" --validate || status=1
+    done
+  fi
+  seismic_np=$((gpus >= 4 ? 4 : 2))
+  for t in nccl host-staged; do
+    echo "--- seismic3d on $seismic_np ranks, cuda:automatic, --transport $t (homogeneous: analytic check too)"
+    timeout "${APP_TIMEOUT:-120}" "${mpirun_[@]}" -np "$seismic_np" "$cli" run --problem seismic3d --model homogeneous --size 64 \
+      --policy cuda:automatic --transport "$t" --validate || status=1
+  done
   echo "--- the default transport, periodic, 4 ranks on 2 GPUs (host-staged: two ranks share a GPU)"
   timeout "${APP_TIMEOUT:-120}" "${mpirun_[@]}" -np 4 --oversubscribe "$cli" run --problem heat3d --size 96 --steps 40 --boundary periodic \
     --policy cuda:automatic --validate || status=1
@@ -78,27 +95,39 @@ grep -q "FAIL" "$out/app.log" && status=1
 
 fi
 
-if [[ "${MPI_CHECK_SKIP_BENCH:-0}" != 1 ]]; then
+if [[ "${MPI_CHECK_SKIP_BENCH:-0}" != 1 && "${MPI_CHECK_ONLY_SANITIZER:-0}" != 1 ]]; then
 step "scaling: tessera-mpi-bench (fp32 3D 7-point, Dirichlet, cuda::automatic)"
 bench_args=(--steps "${BENCH_STEPS:-100}" --reps "${BENCH_REPS:-5}")
-{ for np in 1 2; do
+{ for np in 1 2 4; do
     ((np <= gpus)) || continue
     echo "--- weak: -np $np --local 512x512x512"
     timeout "${BENCH_TIMEOUT:-200}" "${mpirun_[@]}" -np "$np" "$bench" --local 512x512x512 "${bench_args[@]}" || status=1
   done
   for size in 768x768x768 ${BENCH_STRONG_MORE-384x384x384}; do  # the second: where strong scaling fades
-    for np in 1 2; do
+    for np in 1 2 4; do
       ((np <= gpus)) || continue
       echo "--- strong: -np $np --size $size"
       timeout "${BENCH_TIMEOUT:-200}" "${mpirun_[@]}" -np "$np" "$bench" --size "$size" "${bench_args[@]}" || status=1
     done
   done
+  # seismic3d (8th-order point function over five fields, fp32, 100 steps): one GPU at
+  # 512^3, then every GPU (up to 4) at 512^3 (strong) and at the size that gives each GPU
+  # about 512^3 (weak: 812^3 on 4, 645^3 on 2); GCell-updates/s of each run's aggregate line
+  many=$((gpus >= 4 ? 4 : gpus)); weak_n=$((many >= 4 ? 812 : 645))
+  echo "--- seismic3d: 1 GPU --size 512"
+  timeout "${BENCH_TIMEOUT:-200}" "$cli" run --problem seismic3d --size 512 --steps 100 --precision float --policy cuda:automatic || status=1
+  for size in 512 "$weak_n"; do
+    echo "--- seismic3d: -np $many --size $size"
+    timeout "${BENCH_TIMEOUT:-200}" "${mpirun_[@]}" -np "$many" "$cli" run --problem seismic3d --size "$size" --steps 100 \
+      --precision float --policy cuda:automatic || status=1
+  done
 } 2>&1 | tee "$out/bench.log" | tee -a "$out/summary.txt"
 fi
 
 if [[ "${MPI_CHECK_SKIP_SANITIZER:-0}" != 1 && "${MPI_CHECK_ONLY_BENCH:-0}" != 1 ]]; then
-step "compute-sanitizer memcheck and racecheck on each rank of test_mpi_device -np 2"
-# Both at once (4 processes on 2 GPUs): the longer of the two sets the time. NCCL's own
+sanitizer_np=${SANITIZER_NP:-2}
+step "compute-sanitizer memcheck and racecheck on each rank of test_mpi_device -np $sanitizer_np"
+# Both at once (2 x SANITIZER_NP processes): the longer of the two sets the time. NCCL's own
 # parts are left out, with the reason: ncclCommInitRank probes cudaFuncGetAttributes on
 # kernels built for other architectures and handles the "no kernel image" error itself
 # (memcheck reports each such API error: --report-api-errors no; every CUDA call of
@@ -107,12 +136,12 @@ step "compute-sanitizer memcheck and racecheck on each rank of test_mpi_device -
 # (--kernel-name-exclude; every tessera kernel is still checked).
 for tool in memcheck racecheck; do
   { [[ $tool == memcheck ]] && extra=(--report-api-errors no) || extra=(--kernel-name-exclude kns=ncclDevKernel)
-    timeout --foreground "${SANITIZER_TIMEOUT:-240}" "${mpirun_[@]}" -np 2 compute-sanitizer --tool "$tool" "${extra[@]}" \
-      --error-exitcode 3 "$device_tests" >"$out/sanitizer-$tool.log" 2>&1
+    timeout --foreground "${SANITIZER_TIMEOUT:-240}" "${mpirun_[@]}" -np "$sanitizer_np" compute-sanitizer --tool "$tool" "${extra[@]}" \
+      --error-exitcode 3 "$device_tests" ${SANITIZER_ARGS:-} >"$out/sanitizer-$tool.log" 2>&1
     if grep -qiE "unrecogni[sz]ed|unknown option|invalid (option|value)" "$out/sanitizer-$tool.log"; then
       echo "##### this compute-sanitizer takes no ${extra[*]}: run without it" >"$out/sanitizer-$tool.log"
-      timeout --foreground "${SANITIZER_TIMEOUT:-240}" "${mpirun_[@]}" -np 2 compute-sanitizer --tool "$tool" \
-        --error-exitcode 3 "$device_tests" >>"$out/sanitizer-$tool.log" 2>&1
+      timeout --foreground "${SANITIZER_TIMEOUT:-240}" "${mpirun_[@]}" -np "$sanitizer_np" compute-sanitizer --tool "$tool" \
+        --error-exitcode 3 "$device_tests" ${SANITIZER_ARGS:-} >>"$out/sanitizer-$tool.log" 2>&1
     fi; } &
 done
 wait

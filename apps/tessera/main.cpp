@@ -94,7 +94,7 @@ constexpr const char* run_usage =
     "  Under mpirun (MPI builds) heat3d and seismic3d run distributed over the processes; --output\n"
     "  .pvti then writes one .vti piece per process and an index ParaView opens as one field\n"
     "  (seismic3d's --snapshots too, numbered).\n"
-    "  heat3d with a cuda: policy puts each rank on a GPU of its own; its halos travel by\n"
+    "  heat3d and seismic3d with a cuda: policy put each rank on a GPU of its own; halos travel by\n"
     "  --transport (default: nccl where built and each rank has a GPU, else host-staged MPI).\n"
     "  Each option is given at most once, and one that the problem does not use is refused.\n"
     "  Outputs are written whole or not at all: a finished file is renamed onto the name, so\n"
@@ -555,7 +555,7 @@ int run_command(int argc, char** argv, int first) {
                                   {"--fmg", {"poisson2d", "poisson3d"}},
                                   {"--input", {"heat3d"}},
                                   {"--frequency", {"seismic3d"}},
-                                  {"--transport", {"heat3d"}}};
+                                  {"--transport", {"heat3d", "seismic3d"}}};
   for (const auto& t : table) {
     if (std::find(given.begin(), given.end(), t.option) == given.end()) continue;
     if (std::find(t.problems.begin(), t.problems.end(), o.problem) != t.problems.end()) continue;

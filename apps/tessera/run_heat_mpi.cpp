@@ -1,11 +1,12 @@
 // `mpirun -np N tessera run --problem heat3d ...`: the heat problem of run_heat.hpp over
-// a Cartesian decomposition (tessera::mpi): MPI_Dims_create's process grid (on GPUs a slab
-// along axis 0 where blocks keep 4 ghost widths: overlapping_process_grid), each rank its
+// a Cartesian decomposition (tessera::mpi): the process grid that moves the fewest halo
+// cells (on GPUs the fewest among the grids whose steps overlap, the last axis whole and
+// blocks of 4 ghost widths: overlapping_process_grid, 2x2x1 on 4 ranks), each rank its
 // block of the N^3 grid with the order's ghost layers, halos exchanged and the boundary
 // conditions applied on the global faces every step, each block swept by the chosen
 // policy: host policies on host views (host-staged MPI), cuda: policies on device views
 // (each rank on GPU local rank mod GPUs; --transport nccl, cuda-aware-mpi or host-staged;
-// the inner planes swept while the halos travel where only axis 0 is split). Prints each
+// the inner box swept while the halos travel). Prints each
 // rank's block and GCell-updates/s and the aggregate; --validate gathers the field on
 // rank 0 and compares it with a single-process run of the same problem (kokkos:mdrange, as run_heat.hpp does).
 // Only built with MPI (TESSERA_ENABLE_MPI).
@@ -78,13 +79,14 @@ int run_heat3d_mpi_order(const run_options& o) {
   const auto step = heat_step<3, Order>(1.0, dt, h);
   const auto bc = boundary_conditions<3>::uniform(boundary_by_name(o.boundary));
   const bool periodic = o.boundary == "periodic";
-  // on GPUs a slab where blocks stay thick enough: mpi::iterate then sweeps the inner
-  // planes while the halos travel (it overlaps on slabs only); on the CPU MPI_Dims_create's
-  // grid, whose smaller faces cost less to copy through host memory
+  // on GPUs the fewest halo cells among the grids whose steps overlap (the last axis whole,
+  // blocks thick enough): mpi::iterate then sweeps the inner box while the halos travel; on
+  // the CPU the domain's own choice, whose smaller faces cost less to copy through host memory
   int processes = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &processes);
   const std::array<int, 3> dims =
-      o.policy.starts_with("cuda:") ? mpi::overlapping_process_grid(extents<3>{n, n, n}, processes, g) : std::array<int, 3>{};
+      o.policy.starts_with("cuda:") ? mpi::overlapping_process_grid(extents<3>{n, n, n}, processes, g, {periodic, periodic, periodic})
+                                  : std::array<int, 3>{};
   const mpi::cartesian_domain<3> dom(MPI_COMM_WORLD, extents<3>{n, n, n}, {periodic, periodic, periodic}, dims);
   const int rank = dom.rank(), size = dom.size();
   mpi::distributed_view<T, 3> u("u", dom, g), scratch("scratch", u);
@@ -186,10 +188,9 @@ int run_distributed(const run_options& o) {
     if (o.problem != "heat3d" && o.problem != "seismic3d")
       why = o.problem + " runs on one process; under mpirun, run heat3d or seismic3d";
     else if (!o.input.empty()) why = "--input is not read by the distributed " + o.problem + " yet";
-    else if (o.policy.starts_with("cuda:") && (o.problem != "heat3d" || !device_views_distributed()))
-      why = "the distributed " + o.problem + " sweeps host views (host:serial, host:parallel, kokkos:mdrange, automatic)" +
-            (o.problem == "heat3d" ? " in this build (tessera::mpi_cuda needs CUDA and MPI)" : "") + "; " + o.policy +
-            " is not distributed" + (o.problem == "heat3d" ? " here" : " yet");
+    else if (o.policy.starts_with("cuda:") && !device_views_distributed())
+      why = "the distributed " + o.problem + " sweeps host views (host:serial, host:parallel, kokkos:mdrange, automatic)"
+            " in this build (tessera::mpi_cuda needs CUDA and MPI); " + o.policy + " is not distributed here";
     else if (!o.transport.empty() && !o.policy.starts_with("cuda:"))
       why = "--transport chooses how device halos travel; it needs a cuda: policy, got " + o.policy;
     if (!why.empty()) {

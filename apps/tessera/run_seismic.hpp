@@ -326,4 +326,37 @@ int run_seismic3d(const run_options& o) {
   return status;
 }
 
+#if TESSERA_ENABLE_CUDA
+/// One step of the distributed seismic3d on device views (run_seismic_mpi.cpp) with the
+/// CUDA policy named `policy`: the point function's kernels are instantiated in the nvcc
+/// units (run_seismic_float.cpp, run_seismic_double.cpp), beside the single-process run's,
+/// while the distributed run is built by the host compiler. Throws invalid_argument_error
+/// for a name that is not a CUDA policy of this build.
+void seismic_device_step(const std::string& policy, const seismic_step<float>& step,
+                         const View<float, 3, CudaSpace>& u_prev, const View<float, 3, CudaSpace>& u,
+                         const View<float, 3, CudaSpace>& c2, const View<float, 3, CudaSpace>& s,
+                         const View<float, 3, CudaSpace>& w, const View<float, 3, CudaSpace>& u_next);
+void seismic_device_step(const std::string& policy, const seismic_step<double>& step,
+                         const View<double, 3, CudaSpace>& u_prev, const View<double, 3, CudaSpace>& u,
+                         const View<double, 3, CudaSpace>& c2, const View<double, 3, CudaSpace>& s,
+                         const View<double, 3, CudaSpace>& w, const View<double, 3, CudaSpace>& u_next);
+#ifdef __CUDACC__
+template <class T>
+void seismic_device_step_on(const std::string& policy, const seismic_step<T>& step, const View<T, 3, CudaSpace>& u_prev,
+                            const View<T, 3, CudaSpace>& u, const View<T, 3, CudaSpace>& c2,
+                            const View<T, 3, CudaSpace>& s, const View<T, 3, CudaSpace>& w,
+                            const View<T, 3, CudaSpace>& u_next) {
+  bool on_device = false;
+  with_policy(policy, [&](auto p, auto tag) {
+    if constexpr (std::is_same_v<typename decltype(tag)::type, CudaSpace>) {
+      apply(p, step, inputs(u_prev, u, c2, s, w), u_next);
+      on_device = true;
+    }
+  });
+  if (!on_device)
+    throw invalid_argument_error("seismic3d: '" + policy + "' is not a CUDA policy of this build (device views)");
+}
+#endif
+#endif
+
 }  // namespace tessera::app

@@ -9,8 +9,10 @@
 // --snapshots K writes K evenly spaced fields during the run, as one process does: with a
 // .pvti --output each as .pvti pieces (every rank its block, numbered after the output),
 // with a .vti or .npy one as a .vti gathered on rank 0, and with --image as numbered PNG
-// sections (gathered). Only built with MPI (TESSERA_ENABLE_MPI); host policies (device
-// views are not distributed yet).
+// sections (gathered). Only built with MPI (TESSERA_ENABLE_MPI). Host policies sweep host
+// views; cuda: policies (with tessera::mpi_cuda) sweep device views, each rank on its GPU,
+// u's halos through a device_exchange (--transport), each step's sweep compiled by nvcc in
+// run_seismic_float.cpp / run_seismic_double.cpp (seismic_device_step).
 #include <mpi.h>
 
 #include <chrono>
@@ -87,9 +89,39 @@ int run_seismic3d_mpi_typed(const run_options& o) {
     }
   };
   double seconds = 0;
-  std::string ran_with;
+  std::string ran_with, exchange = "host-staged halo exchange of u";
   with_policy(o.policy, [&](auto policy, auto tag) {
-    if constexpr (std::is_same_v<typename decltype(tag)::type, HostSpace>) {
+    if constexpr (!std::is_same_v<typename decltype(tag)::type, HostSpace>) {
+#ifdef TESSERA_MPI_DEVICE
+      ran_with = std::string(decltype(policy)::name());
+      const auto t = mpi::transport_by_name(o.transport).value_or(mpi::transport::host_staged);
+      mpi::distributed_view<T, 3, CudaSpace> da("u_prev", dom, 4), db("u", dom, 4), dc("u_next", dom, 4);
+      mpi::distributed_view<T, 3, CudaSpace> dc2("c2", dom, 0), ds("sponge", dom, 0), dw("source_mask", dom, 0);
+      deep_copy(dc2.local(), c2.local());
+      deep_copy(ds.local(), s.local());
+      deep_copy(dw.local(), w.local());
+      mpi::device_exchange<T, 3> ex(db, t);
+      exchange = mpi::to_string(t) + " halo exchange of u";
+      // untimed: NCCL connects its peers on the first messages; u is zero, so is every halo
+      mpi::fill_halos(db, bc, ex);
+      MPI_Barrier(dom.comm());
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int k = 0; k < steps; ++k) {
+        step.source = seismic_source(m, k);
+        mpi::fill_halos(db, bc, ex);  // u's reach; the other fields are read at the point
+        seismic_device_step(o.policy, step, da.local(), db.local(), dc2.local(), ds.local(), dw.local(), dc.local());
+        auto t = da;
+        da = db, db = dc, dc = t;
+        if (snapshot_due(k + 1LL, snapshots, steps, written)) {
+          deep_copy(b.local(), db.local());  // waits for the sweep
+          write_snapshot(b);
+        }
+      }
+      synchronize(CudaSpace{});
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      deep_copy(b.local(), db.local());
+#endif
+    } else {
       ran_with = std::string(decltype(policy)::name());
       MPI_Barrier(dom.comm());
       const auto t0 = std::chrono::steady_clock::now();
@@ -108,10 +140,10 @@ int run_seismic3d_mpi_typed(const run_options& o) {
   int status = 0;
   if (rank == 0) {
     const double t_end = steps * m.dt;
-    std::printf("seismic3d: %s on %d MPI processes (process grid %s, host-staged halo exchange of u), %dx%dx%d %s, "
+    std::printf("seismic3d: %s on %d MPI processes (process grid %s, %s), %dx%dx%d %s, "
                 "%s model (c %.2g..%.2g), Ricker f0 %.3g at the centre, sponge %d points, dt = %.3e (limit %.3e), "
                 "%d steps to t = %.3f\n",
-                ran_with.c_str(), size, dom.describe_grid().c_str(), n, n, n, o.precision.c_str(),
+                ran_with.c_str(), size, dom.describe_grid().c_str(), exchange.c_str(), n, n, n, o.precision.c_str(),
                 m.homogeneous ? "homogeneous" : "layered", m.c_min, m.c_max, m.f0, m.sponge, m.dt, m.limit, steps,
                 t_end);
     print_rank_rates(times, steps);

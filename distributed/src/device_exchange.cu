@@ -33,6 +33,13 @@ struct box3 {
   }
 };
 
+/// No limit on any axis (fill_axis' lim: indexed by real axis).
+box3 every_cell() {
+  box3 b;
+  for (int v = 0; v < 3; ++v) b.lo[v] = -(index_t{1} << 62), b.hi[v] = index_t{1} << 62;
+  return b;
+}
+
 template <class T, int Rank>
 struct virtual_strides {
   index_t s[3] = {0, 0, 0};
@@ -183,6 +190,9 @@ struct device_exchange<T, Rank>::impl {
   T* host_recv[2] = {nullptr, nullptr};
   cudaStream_t compute = nullptr, comm = nullptr;
   cudaEvent_t compute_done = nullptr, comm_done = nullptr, default_done = nullptr;
+  // the shell's boxes, swept at once (shell_stream), and when each stream is done
+  cudaStream_t shell[shell_streams] = {};
+  cudaEvent_t shell_done[shell_streams] = {};
 #ifdef TESSERA_MPI_NCCL
   std::shared_ptr<nccl_comm_holder> nccl_shared;  // shared with other exchanges (nccl_cache)
   ncclComm_t nccl = nullptr;
@@ -236,6 +246,10 @@ struct device_exchange<T, Rank>::impl {
     free_buffers();
     for (cudaEvent_t e : {compute_done, comm_done, default_done})
       if (e) cudaEventDestroy(e);
+    for (int i = 0; i < shell_streams; ++i) {
+      if (shell_done[i]) cudaEventDestroy(shell_done[i]);
+      if (shell[i]) cudaStreamDestroy(shell[i]);
+    }
     if (compute) cudaStreamDestroy(compute);
     if (comm) cudaStreamDestroy(comm);
   }
@@ -272,17 +286,20 @@ struct device_exchange<T, Rank>::impl {
   }
 
   /// Axis d's halos: the slabs of fill_ghosts' boxes (ghost_slab: axes before d over
-  /// their full range, after d over the interior), axis 0 restricted to [p_lo, p_hi)
-  /// when d > 0; exchanged with the two neighbours along d, then the global faces of d.
-  void fill_axis(const view_accessor<T, Rank>& a, int d, index_t p_lo, index_t p_hi, const conditions& bc,
-                 cudaStream_t s) {
+  /// their full range, after d over the interior), each other axis e further limited to
+  /// [lim.lo[e], lim.hi[e]) (real axes; unlimited: every_cell()); exchanged with the two
+  /// neighbours along d, then the global faces of d.
+  void fill_axis(const view_accessor<T, Rank>& a, int d, const box3& lim, const conditions& bc, cudaStream_t s) {
     box3 base;
     for (int e = 0; e < Rank; ++e) {
       const int v = e + 3 - Rank;
       base.lo[v] = e < d ? -g : 0;
       base.hi[v] = e < d ? a.n[e] + g : a.n[e];
+      if (e != d) {
+        base.lo[v] = base.lo[v] > lim.lo[e] ? base.lo[v] : lim.lo[e];
+        base.hi[v] = base.hi[v] < lim.hi[e] ? base.hi[v] : lim.hi[e];
+      }
     }
-    if (d > 0) base.lo[3 - Rank] = p_lo, base.hi[3 - Rank] = p_hi;
     const int vd = d + 3 - Rank;
     base.lo[vd] = 0;
     base.hi[vd] = g;
@@ -376,6 +393,12 @@ device_exchange<T, Rank>::device_exchange(const view_type& like, transport t) : 
   p.check(cudaStreamCreateWithPriority(&p.comm, cudaStreamNonBlocking, greatest), "cudaStreamCreateWithPriority");
   for (cudaEvent_t* e : {&p.compute_done, &p.comm_done, &p.default_done})
     p.check(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  // the shell's sweeps are the step's critical path once the halos are in: the highest
+  // priority, as the comm stream
+  for (int i = 0; i < shell_streams; ++i) {
+    p.check(cudaStreamCreateWithPriority(&p.shell[i], cudaStreamNonBlocking, greatest), "cudaStreamCreateWithPriority");
+    p.check(cudaEventCreateWithFlags(&p.shell_done[i], cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  }
 #ifdef TESSERA_MPI_NCCL
   if (t == transport::nccl) {
     p.nccl_shared = shared_nccl_comm(p.dom.comm(), p.dom.rank(), p.dom.size(), p.who);
@@ -403,6 +426,10 @@ template <class T, int Rank>
 cudaStream_t device_exchange<T, Rank>::comm_stream() const {
   return p_->comm;
 }
+template <class T, int Rank>
+cudaStream_t device_exchange<T, Rank>::shell_stream(int i) const {
+  return p_->shell[((i % shell_streams) + shell_streams) % shell_streams];
+}
 
 template <class T, int Rank>
 void device_exchange<T, Rank>::after_default_stream() {
@@ -418,41 +445,70 @@ void device_exchange<T, Rank>::fill(const view_type& u, const conditions& bc) {
   const auto a = p.accessor_of(u);
   if (p.g == 0) return;
   detail::check_halo_fill(p.who, p.dom, p.g, bc);
+  // no neighbour on any face (one process, no periodic axis) and no boundary condition:
+  // not a cell to write, and no reason to wait for the streams
+  bool alone = !bc;
+  for (int d = 0; d < Rank; ++d) alone = alone && p.dom.neighbour(d, 0) == MPI_PROC_NULL && p.dom.neighbour(d, 1) == MPI_PROC_NULL;
+  if (alone) return;
   after_default_stream();
   comm_waits_for_compute();
-  for (int d = 0; d < Rank; ++d) p.fill_axis(a, d, -p.g, a.n[0] + p.g, bc, p.comm);
+  for (int d = 0; d < Rank; ++d) p.fill_axis(a, d, every_cell(), bc, p.comm);
   p.check(cudaStreamSynchronize(p.comm), "cudaStreamSynchronize (halos filled)");
 }
 
 template <class T, int Rank>
 bool device_exchange<T, Rank>::can_overlap(const view_type& u) const {
-  if constexpr (Rank < 2) {
-    return false;
-  } else {
-    // axis 0 must carry messages (two or more processes along it), and nothing else may
-    if (p_->dom.dims()[0] < 2) return false;
-    for (int d = 1; d < Rank; ++d)
-      if (p_->dom.dims()[d] != 1) return false;
-    return u.local().extents()[0] > 2 * u.ghost() && u.ghost() > 0;
-  }
+  return overlap_possible<Rank>(p_->dom.dims(), u.local().extents(), static_cast<int>(u.ghost()));
 }
 
+// Why the two halves below write what fill() writes. fill() runs fill_axis(d) for d in
+// order; a split axis' (one with messages) slabs read the earlier axes' ghosts, an unsplit
+// axis' (local copies and faces) only cells of the same row along d. Split the unsplit
+// axes' boxes in two: P (every split axis' coordinate in its interior) and the rest (some
+// split axis' coordinate among its ghosts: only a split axis before d can be there, fill_axis
+// takes the axes after d over the interior).
+//  - P needs nothing from a message: fill_beside_interior writes it, on the compute stream,
+//    in axis order (a P cell reads only P cells of earlier axes and interior cells).
+//  - exchange_then_fill_rest, on the comm stream after P (the caller's
+//    comm_waits_for_compute), runs every split axis' fill_axis whole and every unsplit
+//    axis' rest, in axis order: each reads what fill() would have written before it.
+//  - the inner box's sweep reads interior cells and P cells only; the comm stream writes
+//    split axes' ghosts and rest cells: the two run at once without touching the same cell.
+
 template <class T, int Rank>
-void device_exchange<T, Rank>::fill_beside_interior_planes(const view_type& u, const conditions& bc) {
+void device_exchange<T, Rank>::fill_beside_interior(const view_type& u, const conditions& bc) {
   impl& p = *p_;
   const auto a = p.accessor_of(u);
   detail::check_halo_fill(p.who, p.dom, p.g, bc);
-  for (int d = 1; d < Rank; ++d) p.fill_axis(a, d, 0, a.n[0], bc, p.compute);
+  box3 interior_of_split = every_cell();
+  for (int e = 0; e < Rank; ++e)
+    if (p.dom.dims()[e] > 1) interior_of_split.lo[e] = 0, interior_of_split.hi[e] = a.n[e];
+  for (int d = 0; d < Rank; ++d)
+    if (p.dom.dims()[d] == 1) p.fill_axis(a, d, interior_of_split, bc, p.compute);
 }
 
 template <class T, int Rank>
-void device_exchange<T, Rank>::exchange_axis0_then_ghost_planes(const view_type& u, const conditions& bc) {
+void device_exchange<T, Rank>::exchange_then_fill_rest(const view_type& u, const conditions& bc) {
   impl& p = *p_;
   const auto a = p.accessor_of(u);
-  p.fill_axis(a, 0, 0, 0, bc, p.comm);
-  for (int d = 1; d < Rank; ++d) {
-    p.fill_axis(a, d, -p.g, 0, bc, p.comm);
-    p.fill_axis(a, d, a.n[0], a.n[0] + p.g, bc, p.comm);
+  for (int d = 0; d < Rank; ++d) {
+    if (p.dom.dims()[d] > 1) {
+      p.fill_axis(a, d, every_cell(), bc, p.comm);
+      continue;
+    }
+    // the rest of unsplit axis d's slabs, as disjoint boxes: k, the first split axis
+    // (before d) whose coordinate is a ghost, on one side; the split axes before k inside
+    for (int k = 0; k < d; ++k) {
+      if (p.dom.dims()[k] == 1) continue;
+      for (int side = 0; side < 2; ++side) {
+        box3 lim = every_cell();
+        for (int j = 0; j < k; ++j)
+          if (p.dom.dims()[j] > 1) lim.lo[j] = 0, lim.hi[j] = a.n[j];
+        lim.lo[k] = side == 0 ? -p.g : a.n[k];
+        lim.hi[k] = lim.lo[k] + p.g;
+        p.fill_axis(a, d, lim, bc, p.comm);
+      }
+    }
   }
 }
 
@@ -461,6 +517,22 @@ void device_exchange<T, Rank>::comm_waits_for_compute() {
   impl& p = *p_;
   p.check(cudaEventRecord(p.compute_done, p.compute), "cudaEventRecord");
   p.check(cudaStreamWaitEvent(p.comm, p.compute_done, 0), "cudaStreamWaitEvent");
+}
+
+template <class T, int Rank>
+void device_exchange<T, Rank>::shell_streams_wait_for_comm() {
+  impl& p = *p_;
+  p.check(cudaEventRecord(p.comm_done, p.comm), "cudaEventRecord");
+  for (cudaStream_t s : p.shell) p.check(cudaStreamWaitEvent(s, p.comm_done, 0), "cudaStreamWaitEvent");
+}
+
+template <class T, int Rank>
+void device_exchange<T, Rank>::compute_waits_for_shell_streams() {
+  impl& p = *p_;
+  for (int i = 0; i < shell_streams; ++i) {
+    p.check(cudaEventRecord(p.shell_done[i], p.shell[i]), "cudaEventRecord");
+    p.check(cudaStreamWaitEvent(p.compute, p.shell_done[i], 0), "cudaStreamWaitEvent");
+  }
 }
 
 template <class T, int Rank>

@@ -1,4 +1,5 @@
 // core: extents, layouts, views, accessors, deep_copy and mirrors.
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -172,6 +173,95 @@ TEST_CASE("planes: sweeping windows one after another equals one sweep of the wh
   ts::test::for_each_point<3>(n, 0, [&](auto... i) { differ += !(whole(i...) == pieces(i...)); });
   CHECK(differ == 0);
   CHECK(ts::test::ghosts_changed(pieces) == 0);  // the windows' ghosts are never written
+}
+
+TEST_CASE("box: a sub-box shares memory, its ghosts are the neighbour cells, its layout says what it covers") {
+  // padded rows and a ghost wider than 1, so a wrong offset or stride shows
+  ts::View<double, 3> u("u", ts::layout<3>(ts::extents{11, 7, 9}, 2, 8));
+  ts::test::fill_random(u, 45);
+  const auto b = u.box({3, 2, 1}, ts::extents{4, 3, 5});
+  CHECK(b.label() == "u[box 3..7, 2..5, 1..6)");
+  CHECK(b.extents() == ts::extents{4, 3, 5});
+  CHECK(b.ghost() == 2);
+  CHECK(b.layout().strides() == u.layout().strides());
+  CHECK_FALSE(b.layout().dense());  // other cells lie between its rows
+  int differ = 0;
+  ts::test::for_each_point<3>(b.extents(), 2, [&](auto z, auto y, auto x) { differ += &b(z, y, x) != &u(z + 3, y + 2, x + 1); });
+  CHECK(differ == 0);
+  // the box's last cell (its far ghost corner) is the last element of its span
+  CHECK(&b(5, 4, 6) == b.data() + b.layout().span() - 1);
+  // a box of whole rows and planes below axis 0 is a slab of planes: dense, same span
+  const auto slab = u.box({2, 0, 0}, ts::extents{5, 7, 9});
+  CHECK(slab.layout() == u.planes(2, 5).layout());
+  CHECK(slab.layout().span() == u.planes(2, 5).layout().span());
+  CHECK(slab.layout().dense());
+  // whole rows keep their alignment (the 16-byte strategies sweep such boxes); the
+  // address of the box's rows moves by whole strides only
+  const auto rows = u.box({1, 3, 0}, ts::extents{2, 2, 9});
+  CHECK(rows.layout().row_alignment() == 8);
+  CHECK((rows.data() - u.data()) % 8 == 0);
+  // a box of a box, and the memory kept alive after the whole view is gone
+  const auto inner = b.box({1, 1, 1}, ts::extents{2, 1, 3});
+  CHECK(&inner(0, 0, 0) == &u(4, 3, 2));
+  const double kept = u(5, 3, 4);
+  u = ts::View<double, 3>();
+  CHECK(inner(1, 0, 2) == kept);
+  // outside the interior or empty: refused, naming the view, the axis and the extent
+  ts::View<float, 2> v("v", ts::extents{6, 5}, 1);
+  CHECK_THROWS_WITH_AS(v.box({0, 3}, ts::extents{6, 3}),
+                       doctest::Contains("3 point(s) from 3 along axis 1 of 'v' (interior 6x5, ghost 1"),
+                       ts::invalid_argument_error);
+  CHECK_THROWS_AS(v.box({-1, 0}, ts::extents{2, 2}), ts::invalid_argument_error);
+  CHECK_THROWS_AS(v.box({0, 0}, ts::extents{0, 2}), ts::invalid_argument_error);
+  CHECK_THROWS_AS(v.box({0, 0}, ts::extents{std::int64_t{1} << 62, 2}), ts::invalid_argument_error);
+  CHECK_THROWS_AS((ts::View<float, 2>().box({0, 0}, ts::extents{1, 1})), ts::invalid_argument_error);
+}
+
+TEST_CASE("box: an inner box and its shell swept one after another equal one sweep, and nothing outside is written") {
+  const ts::extents<3> n{13, 9, 10};
+  constexpr int g = 2;
+  ts::View<float, 3> in("in", n, g), whole("whole", n, g), pieces("pieces", n, g);
+  ts::test::fill_random(in, 46);
+  ts::test::poison(whole);
+  ts::test::poison(pieces);
+  const auto st = ts::test::random_stencil<ts::box<3, 2>, float>(47);
+  ts::apply(ts::host::serial{}, st, in, whole);
+  // the inner box first, then the shell around it as a distributed step sweeps it: along
+  // each axis in turn two slabs, the axes before it inside, the axes after it whole
+  ts::apply(ts::host::serial{}, st, in.box({g, g, g}, ts::extents{13 - 2 * g, 9 - 2 * g, 10 - 2 * g}),
+            pieces.box({g, g, g}, ts::extents{13 - 2 * g, 9 - 2 * g, 10 - 2 * g}));
+  int boxes = 1;
+  for (int a = 0; a < 3; ++a)
+    for (const ts::index_t first : {ts::index_t{0}, n[a] - g}) {
+      ts::array<ts::index_t, 3> lo{};
+      ts::extents<3> count = n;
+      for (int b = 0; b < a; ++b) lo[b] = g, count[b] = n[b] - 2 * g;
+      lo[a] = first, count[a] = g;
+      ts::apply(ts::host::serial{}, st, in.box(lo, count), pieces.box(lo, count));
+      ++boxes;
+    }
+  CHECK(boxes == 7);
+  int differ = 0;
+  ts::test::for_each_point<3>(n, 0, [&](auto... i) { differ += !(whole(i...) == pieces(i...)); });
+  CHECK(differ == 0);
+  CHECK(ts::test::ghosts_changed(pieces) == 0);  // the boxes' ghosts are never written
+  // deep_copy into a box writes the box alone, its ghost cells included (its layout is
+  // not dense: copied row by row, from the first ghost cell of each row, past the padding)
+  ts::View<float, 3> target("target", n, g);
+  ts::test::poison(target);
+  const auto part = target.box({5, 3, 2}, ts::extents{3, 2, 4});
+  auto source = ts::create_mirror(part);
+  ts::test::fill_random(source, 48);
+  ts::deep_copy(part, source);
+  int outside = 0, wrong = 0;
+  ts::test::for_each_point<3>(n, 0, [&](auto z, auto y, auto x) {
+    const bool in_box = z >= 5 - g && z < 8 + g && y >= 3 - g && y < 5 + g && x >= 2 - g && x < 6 + g;
+    if (in_box) wrong += !(target(z, y, x) == source(z - 5, y - 3, x - 2));
+    else outside += !std::isnan(target(z, y, x));
+  });
+  CHECK(outside == 0);
+  CHECK(wrong == 0);
+  CHECK(ts::test::ghosts_changed(target) == 0);
 }
 
 TEST_CASE("sizes that overflow 64 bits are refused with the view's name and extents, before allocating") {

@@ -86,6 +86,75 @@ TEST_CASE("overlapping_process_grid: a slab while every block keeps 4 ghost widt
   CHECK(tmpi::overlapping_process_grid(ts::extents<2>{1000, 10}, 4, 0) == std::array<int, 2>{0, 0});
 }
 
+TEST_CASE("overlapping_process_grid: the fewest halo cells with the last axis whole, block grids included") {
+  using g3 = std::array<int, 3>;
+  // a cube: 2x2x1 moves two interfaces where the slab moves three; on 2, the slab wins the tie
+  CHECK(tmpi::overlapping_process_grid(ts::extents<3>{512, 512, 512}, 4, 1) == g3{2, 2, 1});
+  CHECK(tmpi::overlapping_process_grid(ts::extents<3>{512, 512, 512}, 2, 1) == g3{2, 1, 1});
+  CHECK(tmpi::overlapping_process_grid(ts::extents<3>{512, 512, 512}, 8, 1) == g3{4, 2, 1});
+  // long grids are cut across their length, even along axis 1; the last axis never
+  CHECK(tmpi::overlapping_process_grid(ts::extents<3>{1024, 64, 64}, 4, 1) == g3{4, 1, 1});
+  CHECK(tmpi::overlapping_process_grid(ts::extents<3>{64, 1024, 64}, 4, 1) == g3{1, 4, 1});
+  CHECK(tmpi::overlapping_process_grid(ts::extents<3>{64, 64, 1024}, 4, 1) == g3{2, 2, 1});
+  // every split axis keeps 4 ghost widths a block: 30 / 2 = 15 < 16 along axis 1 -> the slab
+  CHECK(tmpi::overlapping_process_grid(ts::extents<3>{64, 30, 64}, 4, 4) == g3{4, 1, 1});
+  CHECK(tmpi::overlapping_process_grid(ts::extents<3>{15, 15, 512}, 4, 4) == g3{0, 0, 0});
+  CHECK(tmpi::overlapping_process_grid(ts::extents<2>{1000, 1000}, 4, 1) == std::array<int, 2>{4, 1});
+  // whatever it returns fits: product, whole last axis, 4 ghost widths along each split axis
+  for (int p = 2; p <= 12; ++p)
+    for (const ts::extents<3> global : {ts::extents<3>{96, 40, 33}, ts::extents<3>{17, 200, 9}, ts::extents<3>{50, 50, 50}})
+      for (int ghost : {1, 2}) {
+        const auto dims = tmpi::overlapping_process_grid(global, p, ghost);
+        INFO(p, " processes, ", global.to_string(), ", ghost ", ghost);
+        if (dims == g3{}) continue;
+        CHECK(dims[0] * dims[1] * dims[2] == p);
+        CHECK(dims[2] == 1);
+        for (int a = 0; a < 2; ++a)
+          if (dims[a] > 1) CHECK(global[a] / dims[a] >= 4 * ghost);
+        CHECK(tmpi::overlap_possible<3>(dims, ts::extents<3>{global[0] / dims[0], global[1] / dims[1], global[2]}, ghost));
+      }
+}
+
+TEST_CASE("overlap_boxes: the inner box reads no halo of a split axis, the shell's boxes and it tile the block") {
+  std::mt19937 gen(51);
+  int tried = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const int g = 1 + int(gen() % 3);
+    std::array<int, 3> dims{1 + int(gen() % 3), 1 + int(gen() % 3), trial % 5 == 0 ? 2 : 1};
+    const ts::extents<3> n{1 + ts::index_t(gen() % 12), 1 + ts::index_t(gen() % 12), 1 + ts::index_t(gen() % 9)};
+    const bool split = dims[0] > 1 || dims[1] > 1;
+    bool thick = true;
+    for (int a = 0; a < 3; ++a) thick = thick && (dims[a] == 1 || n[a] > 2 * g);
+    INFO("dims ", dims[0], "x", dims[1], "x", dims[2], ", block ", n.to_string(), ", ghost ", g);
+    CHECK(tmpi::overlap_possible<3>(dims, n, g) == (split && thick && dims[2] == 1));
+    if (!tmpi::overlap_possible<3>(dims, n, g)) continue;
+    ++tried;
+    const auto s = tmpi::overlap_boxes<3>(dims, n, g);
+    // how many boxes hold each cell: exactly one
+    std::vector<int> covered(std::size_t(n.size()), 0);
+    auto mark = [&](const tmpi::block_box<3>& b) {
+      CHECK(b.first[2] == 0);  // whole rows
+      CHECK(b.count[2] == n[2]);
+      for (ts::index_t z = b.first[0]; z < b.first[0] + b.count[0]; ++z)
+        for (ts::index_t y = b.first[1]; y < b.first[1] + b.count[1]; ++y)
+          for (ts::index_t x = b.first[2]; x < b.first[2] + b.count[2]; ++x) ++covered[std::size_t((z * n[1] + y) * n[2] + x)];
+    };
+    mark(s.inner);
+    for (const auto& b : s.shell) mark(b);
+    CHECK(std::count(covered.begin(), covered.end(), 1) == ts::index_t(covered.size()));
+    CHECK(s.shell.size() == std::size_t(2 * ((dims[0] > 1) + (dims[1] > 1))));
+    // the inner box and its reach stay inside the block along every split axis
+    for (int a = 0; a < 3; ++a)
+      if (dims[a] > 1) {
+        CHECK(s.inner.first[a] - g >= 0);
+        CHECK(s.inner.first[a] + s.inner.count[a] + g <= n[a]);
+      } else {
+        CHECK(s.inner.count[a] == n[a]);
+      }
+  }
+  CHECK(tried > 50);
+}
+
 TEST_CASE("the process grid moves the fewest halo cells: long grids cut across their length, ties stay balanced") {
   using g3 = std::array<int, 3>;
   const std::array<bool, 3> walls{}, around{true, true, true};

@@ -1,8 +1,8 @@
 #pragma once
 // deep_copy between views of any two spaces, and create_mirror. Copies move the whole
 // allocation, ghosts included, so the two layouts must match exactly; a strided layout
-// with memory between its rows (layout::dense() false: a wrapped sub-box) is copied row
-// by row, so that memory, someone else's, is never written.
+// with memory between its rows (layout::dense() false: a wrapped array with gaps, a
+// View::box) is copied row by row, so that memory, someone else's, is never written.
 #include <functional>
 #include <string>
 #include <type_traits>
@@ -43,13 +43,14 @@ void deep_copy(const View<T, Rank, DstSpace>& dst, const View<T, Rank, SrcSpace>
     copy_bytes(DstSpace{}, SrcSpace{}, dst.data(), src.data(), src.allocation_bytes(), what);
     return;
   }
-  // One copy per row, ghost rows included (a copy per row is slow across the bus; such
+  // One copy per row, ghost rows included, from each row's first ghost cell (after the
+  // row padding a box of a padded view keeps; a copy per row is slow across the bus; such
   // views are meant to be swept in place, not mirrored often).
   const std::size_t row_bytes = static_cast<std::size_t>(l.padded_extent(Rank - 1)) * sizeof(T);
   index_t rows = 1;
   for (int d = 0; d + 1 < Rank; ++d) rows *= l.padded_extent(d);
   for (index_t r = 0; r < rows; ++r) {
-    index_t rest = r, offset = 0;
+    index_t rest = r, offset = l.pad_left();
     for (int d = Rank - 2; d >= 0; --d) {
       offset += (rest % l.padded_extent(d)) * l.stride(d);
       rest /= l.padded_extent(d);

@@ -147,6 +147,40 @@ class View {
     return v;
   }
 
+  /// The sub-box of `count` interior points a axis starting `first` points in, as a view of
+  /// its own that shares this view's memory (and keeps it alive), as planes() does along
+  /// every axis: same ghost width, strides and row padding; its ghost cells are this view's
+  /// neighbouring cells (interior or ghost). A sweep into it writes the box only, so a
+  /// distributed step can sweep the cells that need no halo while the halos travel, then the
+  /// shell around them. A box of whole rows keeps the rows' 16-byte alignment (every CUDA
+  /// strategy sweeps it); one that starts inside a row keeps it only when the offset is a
+  /// multiple of 16 bytes. Labelled "u[box 1..5, 0..7, 2..9)". Throws invalid_argument_error,
+  /// naming the view and the axis, for a box that leaves the interior or is empty.
+  View box(const array<index_t, Rank>& first, const tessera::extents<Rank>& count) const {
+    const auto& n = extents();
+    std::string label_text = label() + "[box ";
+    for (int d = 0; d < Rank; ++d) {
+      // first + count is not formed until both are known to lie in [0, n]: it could overflow
+      if (!state_ || count[d] < 1 || first[d] < 0 || count[d] > n[d] || first[d] > n[d] - count[d])
+        throw invalid_argument_error("tessera::View::box: " + std::to_string(count[d]) + " point(s) from " +
+                                     std::to_string(first[d]) + " along axis " + std::to_string(d) + " of " +
+                                     describe() + " are not inside its interior [0, " + std::to_string(n[d]) +
+                                     "); ask for a box of at least one point an axis inside the interior");
+      label_text += (d ? ", " : "") + std::to_string(first[d]) + ".." + std::to_string(first[d] + count[d]);
+    }
+    index_t offset = 0;
+    for (int d = 0; d < Rank; ++d) offset += first[d] * layout().stride(d);
+    auto w = std::make_shared<state>();
+    w->label = label_text + ")";
+    w->layout = layout().with_box(first, count);
+    w->data = state_->data + offset;
+    w->owner = state_;
+    w->owns = state_->owns;
+    View v;
+    v.state_ = std::move(w);
+    return v;
+  }
+
   /// The trivially copyable accessor kernels and loops index.
   view_accessor<T, Rank> accessor() const {
     const auto& l = layout();
@@ -171,7 +205,7 @@ class View {
     std::string label;
     tessera::layout<Rank> layout;
     T* data = nullptr;
-    std::shared_ptr<state> owner;  // set for planes(): the memory is the owner's
+    std::shared_ptr<state> owner;  // set for planes() and box(): the memory is the owner's
     bool owns = true;              // false for wrap(): the memory is someone else's
     std::shared_ptr<const void> keep_alive;  // wrap(): what keeps that memory alive
     ~state() {

@@ -193,21 +193,38 @@ class cartesian_domain {
 };
 
 /// A process grid that lets a distributed device step overlap its halo exchange with the
-/// sweep: a slab, every process along axis 0 ({processes, 1, ...}), where each block keeps
-/// at least 4 * ghost planes of axis 0 (so the planes swept while axis 0's halos travel
-/// outnumber the 2 * ghost planes swept after them); otherwise all zeros, which lets
-/// cartesian_domain choose (fewest_halo_cells_grid). mpi::iterate overlaps on slabs only (device_iterate.hpp).
-/// A slab sends 2 faces of n1 x n2 a rank where a cube of P ranks sends smaller ones, so it
-/// moves more bytes for P > 2; within a node (NVLink) the overlap hides them. Pass the
-/// result as cartesian_domain's dims.
+/// sweep (overlap_boxes.hpp): the grid that moves the fewest halo cells (halo_cells) among
+/// those that leave the last axis whole (the boxes swept keep whole rows) and give every
+/// block at least 4 * ghost cells along each split axis (so the cells swept while the
+/// halos travel outnumber the 2 * ghost swept after them); a tie goes to the grid with more
+/// processes along the earlier axes (a slab first: its messages are whole planes). All
+/// zeros when none fits, which lets cartesian_domain choose (fewest_halo_cells_grid). For a
+/// cube on 4 processes it is 2x2x1 (two interfaces a rank) rather than the slab 4x1x1
+/// (three). Pass the result as cartesian_domain's dims.
 template <int Rank>
-std::array<int, Rank> overlapping_process_grid(const extents<Rank>& global, int processes, int ghost) {
-  std::array<int, Rank> dims{};
-  if (Rank < 2 || processes < 2 || ghost < 1) return dims;
-  if (global[0] / processes < 4 * index_t(ghost)) return dims;
-  dims.fill(1);
-  dims[0] = processes;
-  return dims;
+std::array<int, Rank> overlapping_process_grid(const extents<Rank>& global, int processes, int ghost,
+                                               const std::type_identity_t<std::array<bool, Rank>>& periodic = {}) {
+  std::array<int, Rank> best{}, dims{};
+  if (Rank < 2 || processes < 2 || ghost < 1) return best;
+  long double best_cells = 0;
+  bool found = false;
+  dims[Rank - 1] = 1;
+  // axes 0 .. Rank-2 in order, the larger factor first: the first grid of the fewest cells wins
+  auto visit = [&](auto&& self, int a, int left) -> void {
+    if (a == Rank - 1) {
+      if (left != 1) return;
+      const long double cells = halo_cells<Rank>(global, periodic, dims);
+      if (!found || cells < best_cells) best = dims, best_cells = cells, found = true;
+      return;
+    }
+    for (int f = left; f >= 1; --f) {
+      if (left % f != 0 || (f > 1 && global[a] / f < 4 * index_t(ghost))) continue;
+      dims[a] = f;
+      self(self, a + 1, left / f);
+    }
+  };
+  visit(visit, 0, processes);
+  return found ? best : std::array<int, Rank>{};
 }
 
 }  // namespace tessera::mpi

@@ -6,7 +6,7 @@
 //     and axis (its edges and corners included, as on the host);
 //   - a transport (transport.hpp): host-staged MPI, CUDA-aware MPI or NCCL;
 //   - two non-blocking streams, `compute` for sweeps and `comm` for halos, so that a step
-//     can sweep the planes that need no halo while the halos travel (device_iterate.hpp).
+//     can sweep the cells that need no halo while the halos travel (device_iterate.hpp).
 // Buffers, pinned host memory and the NCCL communicator are made once, in the
 // constructor, which every rank of the domain calls together (NCCL's set-up is
 // collective); a view of the same domain with a wider ghost layer grows the buffers the
@@ -19,6 +19,7 @@
 #include "tessera/core/boundary.hpp"
 #include "tessera/cuda/memory_space.hpp"
 #include "tessera/mpi/distributed_view.hpp"
+#include "tessera/mpi/overlap_boxes.hpp"
 #include "tessera/mpi/transport.hpp"
 
 namespace tessera::mpi {
@@ -50,23 +51,37 @@ class device_exchange {
   /// written. Orders itself after work already queued on the legacy default stream.
   void fill(const view_type& u, const conditions& bc);
 
-  /// True when a step on u can overlap: axis 0, and only axis 0, is split over processes
-  /// (its halos are messages; the other axes' ghosts are filled locally) and u's block has
-  /// planes that need no halo (more than twice the ghost width along axis 0).
+  /// True when a step on u can overlap (overlap_possible, overlap_boxes.hpp): some axis is
+  /// split over processes (its halos are messages), the last axis is not (the boxes swept
+  /// keep whole rows), and u's block has cells that need no halo (more than twice the
+  /// ghost width along every split axis).
   bool can_overlap(const view_type& u) const;
 
   // The parts of an overlapped step (device_iterate.hpp), in the order it calls them:
   /// Both streams wait for the legacy default stream's work queued so far.
   void after_default_stream();
-  /// On the compute stream: the ghosts of axes 1.. beside the interior planes [0, n0),
-  /// the ones the inner planes' sweep reads (no message: can_overlap).
-  void fill_beside_interior_planes(const view_type& u, const conditions& bc);
-  /// The comm stream waits for the compute stream's work so far (the last step's sweep).
+  /// On the compute stream: the ghosts of the axes not split over processes (no message)
+  /// where every split axis' coordinate is inside the block: the ones the inner box's
+  /// sweep reads (overlap_boxes).
+  void fill_beside_interior(const view_type& u, const conditions& bc);
+  /// The comm stream waits for the compute stream's work so far (the last step's sweep,
+  /// and fill_beside_interior: the messages of a split axis carry the ghosts of the
+  /// unsplit axes before it).
   void comm_waits_for_compute();
-  /// On the comm stream: axis 0's halos
-  /// exchanged and its global faces filled, then axes 1.. on the ghost planes; the host
-  /// takes part in MPI transports (returns once the messages arrived), not in NCCL's.
-  void exchange_axis0_then_ghost_planes(const view_type& u, const conditions& bc);
+  /// On the comm stream: every split axis' halos exchanged and its global faces filled,
+  /// and the unsplit axes' ghosts fill_beside_interior left (beside the split axes'
+  /// ghosts), in the order fill() writes them; the host takes part in MPI transports
+  /// (returns once the messages arrived), not in NCCL's.
+  void exchange_then_fill_rest(const view_type& u, const conditions& bc);
+  /// Streams for the shell's boxes, swept at once once the halos are in (each box is a few
+  /// rows or planes: one at a time, their launches would leave most of the GPU idle on the
+  /// step's critical path); shell_stream(i) for any i, modulo shell_streams.
+  static constexpr int shell_streams = 4;
+  cudaStream_t shell_stream(int i) const;
+  /// Every shell stream waits for the comm stream's work so far (the halos).
+  void shell_streams_wait_for_comm();
+  /// The compute stream waits for every shell stream's work so far.
+  void compute_waits_for_shell_streams();
   /// The compute stream waits for the comm stream's work so far.
   void compute_waits_for_comm();
 

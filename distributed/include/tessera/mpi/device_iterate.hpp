@@ -3,18 +3,20 @@
 // through a device_exchange and sweeps every rank's block with a CUDA policy (or
 // tessera::automatic), the views alternating as in tessera::iterate.
 //
-// Overlap. Where only axis 0 is split over the processes (MPI_Dims_create's choice for 2
-// processes, and a slab decomposition in general: exchange.can_overlap), a step runs
-//   compute stream: ghosts of axes 1.. beside the interior planes (local: no message),
-//                   then the sweep of the inner planes [g, n0 - g), which read no halo;
-//   comm stream:    at the same time, axis 0's halos packed, sent, received, unpacked,
-//                   its global faces filled, then axes 1.. on the ghost planes;
-//   compute stream: once the halos are in, the sweep of the outer planes [0, g) and
-//                   [n0 - g, n0).
-// Every ghost cell holds what the unoverlapped fill writes (same boxes, same order within
-// each plane), and each plane is swept by the same policy, so the result is the
-// unoverlapped one; with a fixed policy (not automatic, which may choose other kernels for
-// the thin outer planes) it is bit for bit.
+// Overlap. Where some axes are split over the processes and the last axis is not
+// (exchange.can_overlap: a slab such as 4x1x1, or a block grid such as 2x2x1), a step runs
+//   compute stream: the ghosts of the unsplit axes beside the block's inside (local: no
+//                   message), then the sweep of the inner box, which reads no halo that
+//                   travels (overlap_boxes.hpp: g cells in from each split face);
+//   comm stream:    at the same time, every split axis' halos packed, sent, received,
+//                   unpacked, its global faces filled, then the unsplit axes' remaining
+//                   ghosts (beside the split axes' ghosts);
+//   shell streams:  once the halos are in, the sweeps of the shell's boxes (two slabs of g
+//                   cells a split axis), at once; the compute stream waits for them.
+// Every ghost cell holds what the unoverlapped fill writes (the same boxes, in an order
+// that respects what each reads: device_exchange.cu), and each cell is swept by the same
+// policy, so the result is the unoverlapped one; with a fixed policy (not automatic, which
+// may choose other kernels for the thin shell boxes) it is bit for bit.
 //
 // Dirichlet faces. When every face is Dirichlet and the stencil reads only the walls (reach
 // 1: ghosts_read_are_constant), the ghost cells it reads on the global faces hold
@@ -33,6 +35,7 @@
 #include "tessera/core/policy.hpp"
 #include "tessera/core/stencil.hpp"
 #include "tessera/mpi/device_exchange.hpp"
+#include "tessera/mpi/overlap_boxes.hpp"
 
 namespace tessera::mpi {
 
@@ -53,6 +56,8 @@ distributed_view<T, Rank, CudaSpace> iterate(const Policy& policy, const stencil
                                 "distributed_view(label, u)");
   const bool overlapped = mode == overlap::automatic && exchange.can_overlap(u);
   const cudaStream_t compute = exchange.compute_stream();
+  const auto split = overlapped ? overlap_boxes<Rank>(u.domain().dims(), u.local().extents(), static_cast<int>(u.ghost()))
+                                : overlap_split<Rank>{};
   distributed_view<T, Rank, CudaSpace> in = u, out = scratch;
   exchange.after_default_stream();
   // all faces Dirichlet, reach 1: the global faces' ghosts of both views filled here, once (each
@@ -65,14 +70,18 @@ distributed_view<T, Rank, CudaSpace> iterate(const Policy& policy, const stencil
   const std::optional<boundary_conditions<Rank>> step_bc = constant_faces ? std::nullopt : bc;
   for (int k = 0; k < steps; ++k) {
     if (overlapped) {
-      const index_t n0 = in.local().extents()[0], g = in.ghost();
-      exchange.comm_waits_for_compute();  // the last step wrote `in`
-      exchange.fill_beside_interior_planes(in, step_bc);
-      apply(policy, st, in.local().planes(g, n0 - 2 * g), out.local().planes(g, n0 - 2 * g), compute);
-      exchange.exchange_axis0_then_ghost_planes(in, step_bc);
-      exchange.compute_waits_for_comm();
-      apply(policy, st, in.local().planes(0, g), out.local().planes(0, g), compute);
-      apply(policy, st, in.local().planes(n0 - g, g), out.local().planes(n0 - g, g), compute);
+      exchange.fill_beside_interior(in, step_bc);
+      exchange.comm_waits_for_compute();  // the last step wrote `in`; the messages carry those ghosts
+      apply(policy, st, in.local().box(split.inner.first, split.inner.count),
+            out.local().box(split.inner.first, split.inner.count), compute);
+      exchange.exchange_then_fill_rest(in, step_bc);
+      exchange.shell_streams_wait_for_comm();
+      for (std::size_t i = 0; i < split.shell.size(); ++i) {
+        const auto& b = split.shell[i];
+        apply(policy, st, in.local().box(b.first, b.count), out.local().box(b.first, b.count),
+              exchange.shell_stream(static_cast<int>(i)));
+      }
+      exchange.compute_waits_for_shell_streams();
     } else {
       exchange.fill(in, step_bc);
       apply(policy, st, in.local(), out.local(), compute);

@@ -12,6 +12,7 @@
 #include "tessera/mpi/halo_exchange.hpp"
 #include "tessera/mpi/io.hpp"
 #include "tessera/mpi/node.hpp"
+#include "tessera/mpi/overlap_boxes.hpp"
 #include "tessera/mpi/point_function.hpp"
 #include "tessera/mpi/reduce.hpp"
 #ifdef TESSERA_MPI_DEVICE

@@ -1,0 +1,72 @@
+#pragma once
+// How an overlapped distributed step splits each rank's block (device_iterate.hpp): the
+// inner box, whose sweep reads no halo that travels as a message, is swept while the halos
+// travel; then the shell around it, as disjoint boxes (View::box), once they have arrived.
+//
+// Along an axis split over processes the inner box leaves out g cells on each side (g: the
+// ghost width, the stencil's reach); along an axis held whole it takes every cell, for that
+// axis' ghosts are local copies or boundary values, written beside it on the compute
+// stream first. The last axis must be held whole: the boxes then keep whole rows, so their
+// rows stay 16-byte aligned and every CUDA strategy sweeps them as it sweeps the block
+// (a box that starts g elements into a row would not be).
+#include <array>
+#include <vector>
+
+#include "tessera/core/array.hpp"
+#include "tessera/core/extents.hpp"
+
+namespace tessera::mpi {
+
+/// A box of a rank's block: `count` cells a axis from `first` (View::box's arguments).
+template <int Rank>
+struct block_box {
+  array<index_t, Rank> first{};
+  extents<Rank> count{};
+};
+
+/// True when a step over process grid `dims` on blocks of `n` cells with ghost width `g`
+/// can overlap its halo exchange with a sweep: some axis is split (dims > 1), the last is
+/// not, and every split axis keeps cells that need no halo (n > 2 g).
+template <int Rank>
+bool overlap_possible(const std::array<int, Rank>& dims, const extents<Rank>& n, int g) {
+  if (Rank < 2 || g < 1 || dims[Rank - 1] != 1) return false;
+  bool split = false;
+  for (int a = 0; a < Rank; ++a)
+    if (dims[a] > 1) {
+      split = true;
+      if (n[a] <= 2 * index_t(g)) return false;
+    }
+  return split;
+}
+
+/// The inner box and the shell's boxes of a block (overlap_possible must hold): the shell
+/// takes, for each split axis k in order, its two slabs of g cells, over the inner range of
+/// the split axes before k and the whole range of every other axis. Inner and shell are
+/// disjoint and cover the block.
+template <int Rank>
+struct overlap_split {
+  block_box<Rank> inner;
+  std::vector<block_box<Rank>> shell;
+};
+
+template <int Rank>
+overlap_split<Rank> overlap_boxes(const std::array<int, Rank>& dims, const extents<Rank>& n, int g) {
+  overlap_split<Rank> s;
+  s.inner.count = n;
+  for (int a = 0; a < Rank; ++a)
+    if (dims[a] > 1) s.inner.first[a] = g, s.inner.count[a] = n[a] - 2 * index_t(g);
+  for (int k = 0; k < Rank; ++k) {
+    if (dims[k] == 1) continue;
+    for (int side = 0; side < 2; ++side) {
+      block_box<Rank> b;
+      b.count = n;
+      for (int j = 0; j < k; ++j) b.first[j] = s.inner.first[j], b.count[j] = s.inner.count[j];
+      b.first[k] = side == 0 ? 0 : n[k] - g;
+      b.count[k] = g;
+      s.shell.push_back(b);
+    }
+  }
+  return s;
+}
+
+}  // namespace tessera::mpi
