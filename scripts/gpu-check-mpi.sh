@@ -9,7 +9,8 @@
 #   --problem heat3d --validate) on the CPU and on the GPUs with each transport, then the
 #   scaling runs of tessera-mpi-bench on 1, 2 and 4 ranks, as many as there are GPUs (weak:
 #   --local 512^3, the global grid the block times the process grid; strong: --size 768^3
-#   and 384^3), and seismic3d's throughput on 1 GPU and on all of them (up to 4).
+#   and 384^3), seismic3d's throughput on 1 GPU and on all of them (up to 4), and poisson3d's
+#   time to 1e-10 at 511^3 on 1 GPU and 1023^3 on all of them (distributed multigrid).
 # Logs go to $OUT (8 files at most; the bench's CSV lines are in bench.log) (default ./gpu-logs).
 #   MPI_PREFIX=DIR uses the MPI installed there (e.g. a CUDA-aware Open MPI),
 #   MPI_CHECK_SKIP_SANITIZER=1 skips the sanitizers, MPI_CHECK_ONLY_SANITIZER=1 runs only
@@ -87,6 +88,11 @@ step "the main job: mpirun -np 2 tessera run --problem heat3d --validate, CPU an
     timeout "${APP_TIMEOUT:-120}" "${mpirun_[@]}" -np "$seismic_np" "$cli" run --problem seismic3d --model homogeneous --size 64 \
       --policy cuda:automatic --transport "$t" --validate || status=1
   done
+  for t in nccl host-staged; do
+    echo "--- poisson3d (distributed multigrid) on $seismic_np ranks, cuda:automatic, --transport $t"
+    timeout "${APP_TIMEOUT:-120}" "${mpirun_[@]}" -np "$seismic_np" "$cli" run --problem poisson3d --size 255 \
+      --policy cuda:automatic --transport "$t" --validate || status=1
+  done
   echo "--- the default transport, periodic, 4 ranks on 2 GPUs (host-staged: two ranks share a GPU)"
   timeout "${APP_TIMEOUT:-120}" "${mpirun_[@]}" -np 4 --oversubscribe "$cli" run --problem heat3d --size 96 --steps 40 --boundary periodic \
     --policy cuda:automatic --validate || status=1
@@ -121,6 +127,12 @@ bench_args=(--steps "${BENCH_STEPS:-100}" --reps "${BENCH_REPS:-5}")
     timeout "${BENCH_TIMEOUT:-200}" "${mpirun_[@]}" -np "$many" "$cli" run --problem seismic3d --size "$size" --steps 100 \
       --precision float --policy cuda:automatic || status=1
   done
+  # poisson3d to 1e-10 in double: one GPU at 511^3 (the one-process solver), then the
+  # distributed multigrid on every GPU (up to 4) at 1023^3 (8 times the points)
+  echo "--- poisson3d: 1 GPU --size 511"
+  timeout "${BENCH_TIMEOUT:-200}" "$cli" run --problem poisson3d --size 511 --policy cuda:automatic || status=1
+  echo "--- poisson3d: -np $many --size 1023"
+  timeout "${BENCH_TIMEOUT:-200}" "${mpirun_[@]}" -np "$many" "$cli" run --problem poisson3d --size 1023 --policy cuda:automatic || status=1
 } 2>&1 | tee "$out/bench.log" | tee -a "$out/summary.txt"
 fi
 

@@ -93,8 +93,10 @@ constexpr const char* run_usage =
     "  s(t - r/c) / (4 pi c^2 r). Policies: host ones, cuda:naive, automatic.\n"
     "  Under mpirun (MPI builds) heat3d and seismic3d run distributed over the processes; --output\n"
     "  .pvti then writes one .vti piece per process and an index ParaView opens as one field\n"
-    "  (seismic3d's --snapshots too, numbered).\n"
-    "  heat3d and seismic3d with a cuda: policy put each rank on a GPU of its own; halos travel by\n"
+    "  (seismic3d's --snapshots too, numbered). poisson3d (Dirichlet, multigrid) runs distributed\n"
+    "  multigrid: blocks halve while they start at even points (--size 2^k m - 1, 2 or 4 processes\n"
+    "  an axis), the coarse level gathered onto every process.\n"
+    "  heat3d, seismic3d and poisson3d with a cuda: policy put each rank on a GPU of its own; halos travel by\n"
     "  --transport (default: nccl where built and each rank has a GPU, else host-staged MPI).\n"
     "  Each option is given at most once, and one that the problem does not use is refused.\n"
     "  Outputs are written whole or not at all: a finished file is renamed onto the name, so\n"
@@ -555,7 +557,7 @@ int run_command(int argc, char** argv, int first) {
                                   {"--fmg", {"poisson2d", "poisson3d"}},
                                   {"--input", {"heat3d"}},
                                   {"--frequency", {"seismic3d"}},
-                                  {"--transport", {"heat3d", "seismic3d"}}};
+                                  {"--transport", {"heat3d", "seismic3d", "poisson3d"}}};
   for (const auto& t : table) {
     if (std::find(given.begin(), given.end(), t.option) == given.end()) continue;
     if (std::find(t.problems.begin(), t.problems.end(), o.problem) != t.problems.end()) continue;

@@ -97,6 +97,7 @@ bool launched_by_mpirun();
 int run_distributed(const run_options& o);
 /// seismic3d over the processes (run_seismic_mpi.cpp), host policies.
 int run_seismic3d_mpi(const run_options& o);
+int run_poisson3d_mpi(const run_options& o);
 
 /// `tessera validate`: prints one row per built-in shape in precision T swept by the
 /// policy named `policy` (which must exist and be able to run here) and by Kokkos, on

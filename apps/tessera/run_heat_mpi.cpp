@@ -1,4 +1,4 @@
-// `mpirun -np N tessera run --problem heat3d ...`: the heat problem of run_heat.hpp over
+// `mpirun -np N tessera run --problem heat3d ...` (and the dispatch of every distributed run): the heat problem of run_heat.hpp over
 // a Cartesian decomposition (tessera::mpi): the process grid that moves the fewest halo
 // cells (on GPUs the fewest among the grids whose steps overlap, the last axis whole and
 // blocks of 4 ghost widths: overlapping_process_grid, 2x2x1 on 4 ranks), each rank its
@@ -185,8 +185,20 @@ int run_distributed(const run_options& o) {
   int status = 1;
   try {
     std::string why;
-    if (o.problem != "heat3d" && o.problem != "seismic3d")
-      why = o.problem + " runs on one process; under mpirun, run heat3d or seismic3d";
+    if (o.problem != "heat3d" && o.problem != "seismic3d" && o.problem != "poisson3d")
+      why = o.problem + " runs on one process; under mpirun, run heat3d, seismic3d or poisson3d";
+    else if (o.problem == "poisson3d" && o.boundary != "dirichlet")
+      why = "the distributed poisson3d coarsens by vertex, which keeps Dirichlet walls only; run --boundary " +
+            o.boundary + " on one process";
+    else if (o.problem == "poisson3d" && o.solver != "multigrid")
+      why = "the distributed poisson3d solves by multigrid; run --solver " + o.solver + " on one process";
+    else if (o.problem == "poisson3d" && (o.fmg || o.smoother == "chebyshev"))
+      why = std::string("the distributed multigrid cycles from the initial guess with red-black Gauss-Seidel or Jacobi; ") +
+            (o.fmg ? "--fmg" : "--smoother chebyshev") + " runs on one process";
+    else if (o.problem == "poisson3d" && o.policy.starts_with("cuda:") && o.policy != "cuda:automatic")
+      why = "the distributed poisson3d runs cuda:automatic on GPUs (its multigrid kernels), not " + o.policy;
+    else if (o.problem == "poisson3d" && o.policy == "kokkos:mdrange")
+      why = "the distributed poisson3d runs host:serial, host:parallel or cuda:automatic, not kokkos:mdrange";
     else if (!o.input.empty()) why = "--input is not read by the distributed " + o.problem + " yet";
     else if (o.policy.starts_with("cuda:") && !device_views_distributed())
       why = "the distributed " + o.problem + " sweeps host views (host:serial, host:parallel, kokkos:mdrange, automatic)"
@@ -202,6 +214,7 @@ int run_distributed(const run_options& o) {
       // automatic: the host's choice, host:parallel (name a cuda: policy for device views)
       if (host.policy == "automatic") host.policy = "host:parallel";
       if (o.problem == "seismic3d") status = run_seismic3d_mpi(host);
+      else if (o.problem == "poisson3d") status = run_poisson3d_mpi(host);
       else status = o.precision == "float" ? run_heat3d_mpi<float>(host) : run_heat3d_mpi<double>(host);
     }
   } catch (const std::exception& e) {

@@ -125,6 +125,36 @@ struct multigrid_result {
 };
 
 namespace detail {
+/// Why a multigrid solve stopped, from its result (converged, cycles, full_multigrid and
+/// precision_floor set) and its last residual r.
+inline std::string multigrid_stop_reason(const multigrid_result& res, double r, int max_cycles, bool single) {
+  if (!std::isfinite(r)) return "the residual is not finite (" + sci(r) + "): the solve diverged or the input holds NaN";
+  if (res.converged)
+    return res.cycles == 0 && !res.full_multigrid ? "the initial guess already meets the tolerance"
+                                                  : "the residual reached tol x reference";
+  if (res.cycles >= max_cycles) return "max_cycles (" + std::to_string(max_cycles) + ") reached";
+  if (r <= res.precision_floor)
+    return "stagnated at the precision's floor (" + sci(res.precision_floor) + "): the tolerance is below what " +
+           (single ? "float" : "double") + " can reach";
+  return "stagnated above the precision's floor: two cycles in a row reduced the residual by less than 0.8";
+}
+
+/// The cycles on level l + 1 that a cycle of `kind` on level l runs between its smoothing
+/// (V: one V; W: two W; F: an F, then a V), one only where l + 1 is the last level:
+/// cycle(level, kind) for each.
+template <class Cycle>
+void coarser_cycles(int l, int last, mg_cycle kind, Cycle&& cycle) {
+  if (kind == mg_cycle::v) {
+    cycle(l + 1, mg_cycle::v);
+  } else if (kind == mg_cycle::w) {
+    cycle(l + 1, mg_cycle::w);
+    if (l + 1 < last) cycle(l + 1, mg_cycle::w);
+  } else {
+    cycle(l + 1, mg_cycle::f);
+    if (l + 1 < last) cycle(l + 1, mg_cycle::v);
+  }
+}
+
 template <int Rank>
 boundary_conditions<Rank> homogeneous(boundary_conditions<Rank> bc) {
   for (auto& f : bc.faces)
@@ -280,19 +310,7 @@ class multigrid_solver {
     if (res.cycles > 0 && start > 0 && r > 0) res.convergence_factor = std::pow(r / start, 1.0 / res.cycles);
     if (opt_.time_levels) res.level_seconds = level_seconds_;
     res.precision_floor = 2 * std::numeric_limits<T>::epsilon() * (max_diagonal() * norm_max(u) + res.rhs_max);
-    if (!std::isfinite(r))
-      res.stop_reason = "the residual is not finite (" + detail::sci(r) + "): the solve diverged or the input holds NaN";
-    else if (res.converged)
-      res.stop_reason = res.cycles == 0 && !res.full_multigrid ? "the initial guess already meets the tolerance"
-                                                               : "the residual reached tol x reference";
-    else if (res.cycles >= opt_.max_cycles)
-      res.stop_reason = "max_cycles (" + std::to_string(opt_.max_cycles) + ") reached";
-    else if (r <= res.precision_floor)
-      res.stop_reason = "stagnated at the precision's floor (" + detail::sci(res.precision_floor) +
-                        "): the tolerance is below what " + (sizeof(T) == 4 ? "float" : "double") + " can reach";
-    else
-      res.stop_reason = "stagnated above the precision's floor: two cycles in a row reduced the residual by less "
-                        "than 0.8";
+    res.stop_reason = detail::multigrid_stop_reason(res, r, opt_.max_cycles, sizeof(T) == 4);
     return res;
   }
 
@@ -845,15 +863,7 @@ class multigrid_solver {
       restrict_residual(l);
       set_zero(C);
     });
-    if (kind == mg_cycle::v) {
-      cycle(l + 1, mg_cycle::v);
-    } else if (kind == mg_cycle::w) {
-      cycle(l + 1, mg_cycle::w);
-      if (l + 1 < last) cycle(l + 1, mg_cycle::w);
-    } else {
-      cycle(l + 1, mg_cycle::f);
-      if (l + 1 < last) cycle(l + 1, mg_cycle::v);
-    }
+    detail::coarser_cycles(l, last, kind, [&](int c, mg_cycle k) { cycle(c, k); });
     timed(l, [&] {
       correct_from_coarser(l);
       smooth(l, opt_.post_smooth, true);

@@ -12,11 +12,14 @@
 // OMP_NUM_THREADS says otherwise.
 #include <mpi.h>
 
+#include <algorithm>
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "tessera/core/errors.hpp"
 #include "tessera/core/extents.hpp"
@@ -132,11 +135,43 @@ class cartesian_domain {
                                      std::to_string(global[a]) + " points for " + std::to_string(d[a]) +
                                      " processes (global " + global.to_string() + ", process grid " + dims_text(d.data()) +
                                      "); every process needs at least one point: use fewer processes along it");
+      starts_[a].resize(static_cast<std::size_t>(d[a]) + 1);
+      for (int k = 0; k < d[a]; ++k) starts_[a][static_cast<std::size_t>(k)] = block_along(global[a], d[a], k).first;
+      starts_[a][static_cast<std::size_t>(d[a])] = global[a];
       const auto [first, count] = block_along(global[a], d[a], c[a]);
       offset_[a] = first;
       local_[a] = count;
       detail::check(MPI_Cart_shift(cart, a, 1, &low_[a], &high_[a]), "MPI_Cart_shift");
     }
+  }
+
+  /// The domain of the next coarser multigrid level when the axes `coarsen` marks coarsen
+  /// by vertex (core/grid_transfer.hpp: coarse point I on fine point 2I + 1, n = 2m + 1 fine
+  /// points give m): the same processes, neighbours and communicator, each rank's block the
+  /// coarse points whose fine point it owns. Where every block of a coarsened axis starts at
+  /// an even global point, a block's local coarse point i lies on its local fine point
+  /// 2i + 1, the mapping the transfers use on one process, so they run on each block
+  /// unchanged. Empty when that does not hold, or an axis marked is periodic, has an even
+  /// number of points or fewer than 3, or a coarse block would keep fewer than
+  /// `min_block` points. The same answer on every rank (no communication).
+  std::optional<cartesian_domain> coarsened_by_vertex(const std::array<bool, Rank>& coarsen, index_t min_block = 2) const {
+    cartesian_domain c = *this;
+    for (int a = 0; a < Rank; ++a) {
+      if (!coarsen[a]) continue;
+      const index_t n = global_[a];
+      if (periodic_[a] || n < 3 || n % 2 == 0) return std::nullopt;
+      auto& s = c.starts_[a];
+      for (std::size_t k = 0; k + 1 < s.size(); ++k)
+        if (s[k] % 2 != 0) return std::nullopt;
+      for (std::size_t k = 0; k + 1 < s.size(); ++k) s[k] /= 2;
+      s.back() = (n - 1) / 2;
+      for (std::size_t k = 0; k + 1 < s.size(); ++k)
+        if (s[k + 1] - s[k] < min_block) return std::nullopt;
+      c.global_[a] = (n - 1) / 2;
+      c.offset_[a] = s[static_cast<std::size_t>(coords_[a])];
+      c.local_[a] = s[static_cast<std::size_t>(coords_[a]) + 1] - c.offset_[a];
+    }
+    return c;
   }
 
   /// The block of the process at coordinate c of p along an axis of n points: its first
@@ -145,6 +180,18 @@ class cartesian_domain {
   static std::pair<index_t, index_t> block_along(index_t n, int p, int c) {
     const index_t base = n / p, extra = n % p;
     return {c * base + (c < extra ? c : extra), base + (c < extra ? 1 : 0)};
+  }
+  /// Along `axis`, the first point and the count of the block of the processes at
+  /// coordinate c (block_along's split, or a coarsened domain's: coarsened_by_vertex).
+  std::pair<index_t, index_t> block(int axis, int c) const {
+    const auto& s = starts_[static_cast<std::size_t>(axis)];
+    return {s[static_cast<std::size_t>(c)], s[static_cast<std::size_t>(c) + 1] - s[static_cast<std::size_t>(c)]};
+  }
+  /// The fewest points any block has along `axis`.
+  index_t thinnest_block(int axis) const {
+    index_t t = global_[axis];
+    for (int c = 0; c < dims_[axis]; ++c) t = std::min(t, block(axis, c).second);
+    return t;
   }
 
   MPI_Comm comm() const { return *comm_; }
@@ -188,6 +235,7 @@ class cartesian_domain {
   std::array<bool, Rank> periodic_{};
   std::array<int, Rank> dims_{}, coords_{}, low_{}, high_{};
   std::array<index_t, Rank> offset_{};
+  std::array<std::vector<index_t>, Rank> starts_{};  // per axis: each coordinate's first point, then the extent
   std::shared_ptr<MPI_Comm> comm_;
   int rank_ = 0;
 };

@@ -67,7 +67,7 @@ void check_halo_fill(const std::string& who, const cartesian_domain<Rank>& dom, 
                                      "; make the domain's periodic axes those with periodic conditions");
     }
     // decided from the thinnest block along the axis: the same answer on every rank
-    const index_t thinnest = dom.global_extents()[d] / dom.dims()[d];
+    const index_t thinnest = dom.thinnest_block(d);
     const bool exchanges = dom.dims()[d] > 1 || dom.periodic(d);
     const bool mirrors = bc && (bc->faces[2 * d].kind == boundary_kind::neumann ||
                                 bc->faces[2 * d + 1].kind == boundary_kind::neumann);
