@@ -63,5 +63,7 @@ grep "tessera: Kokkos:" <<<"$configured"
 grep -q "tessera: Kokkos: upstream" <<<"$configured" ||
   { echo "ci-kokkos-upstream: tessera did not pick the upstream Kokkos in $prefix" >&2; exit 1; }
 cmake --build "$build" -j "$(nproc)"
-ctest --test-dir "$build" -j2 --output-on-failure
+# (the header self-containment check is not repeated: step 1 of CI compiled every header
+# alone, and the suite built here compiles the Kokkos backend's against this Kokkos)
+ctest --test-dir "$build" -j2 --output-on-failure -E "^structure\.headers_compile_alone"
 echo "ci-kokkos-upstream: the suite passed against upstream Kokkos ($(basename "$archive"))"

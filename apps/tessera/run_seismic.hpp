@@ -40,6 +40,13 @@
 #include <type_traits>
 #include <vector>
 
+#ifdef TESSERA_MPI_DEVICE
+#include <optional>
+
+#include <tessera/mpi/device_exchange.hpp>
+#include <tessera/mpi/device_point_function.hpp>
+#endif
+
 #include "outputs.hpp"
 #include "policy_names.hpp"
 #include "progress.hpp"
@@ -326,30 +333,30 @@ int run_seismic3d(const run_options& o) {
   return status;
 }
 
-#if TESSERA_ENABLE_CUDA
+#ifdef TESSERA_MPI_DEVICE
 /// One step of the distributed seismic3d on device views (run_seismic_mpi.cpp) with the
-/// CUDA policy named `policy`: the point function's kernels are instantiated in the nvcc
-/// units (run_seismic_float.cpp, run_seismic_double.cpp), beside the single-process run's,
-/// while the distributed run is built by the host compiler. Throws invalid_argument_error
-/// for a name that is not a CUDA policy of this build.
-void seismic_device_step(const std::string& policy, const seismic_step<float>& step,
-                         const View<float, 3, CudaSpace>& u_prev, const View<float, 3, CudaSpace>& u,
-                         const View<float, 3, CudaSpace>& c2, const View<float, 3, CudaSpace>& s,
-                         const View<float, 3, CudaSpace>& w, const View<float, 3, CudaSpace>& u_next);
-void seismic_device_step(const std::string& policy, const seismic_step<double>& step,
-                         const View<double, 3, CudaSpace>& u_prev, const View<double, 3, CudaSpace>& u,
-                         const View<double, 3, CudaSpace>& c2, const View<double, 3, CudaSpace>& s,
-                         const View<double, 3, CudaSpace>& w, const View<double, 3, CudaSpace>& u_next);
+/// CUDA policy named `policy`: mpi::apply of the step, u's halos through `exchange`, the
+/// inner box swept while they travel where the process grid allows. The point function's
+/// kernels are instantiated in the nvcc units (run_seismic_float.cpp, run_seismic_double.cpp:
+/// `template struct seismic_device<T>;`), beside the single-process run's, while the
+/// distributed run is built by the host compiler. step() throws invalid_argument_error for
+/// a name that is not a CUDA policy of this build.
+template <class T>
+struct seismic_device {
+  using field = mpi::distributed_view<T, 3, CudaSpace>;
+  static void step(const std::string& policy, const seismic_step<T>& step, const field& u_prev, const field& u,
+                   const field& c2, const field& s, const field& w, const field& u_next,
+                   const std::optional<boundary_conditions<3>>& bc, mpi::device_exchange<T, 3>& exchange);
+};
 #ifdef __CUDACC__
 template <class T>
-void seismic_device_step_on(const std::string& policy, const seismic_step<T>& step, const View<T, 3, CudaSpace>& u_prev,
-                            const View<T, 3, CudaSpace>& u, const View<T, 3, CudaSpace>& c2,
-                            const View<T, 3, CudaSpace>& s, const View<T, 3, CudaSpace>& w,
-                            const View<T, 3, CudaSpace>& u_next) {
+void seismic_device<T>::step(const std::string& policy, const seismic_step<T>& step, const field& u_prev, const field& u,
+                             const field& c2, const field& s, const field& w, const field& u_next,
+                             const std::optional<boundary_conditions<3>>& bc, mpi::device_exchange<T, 3>& exchange) {
   bool on_device = false;
   with_policy(policy, [&](auto p, auto tag) {
     if constexpr (std::is_same_v<typename decltype(tag)::type, CudaSpace>) {
-      apply(p, step, inputs(u_prev, u, c2, s, w), u_next);
+      mpi::apply(p, step, mpi::inputs(u_prev, u, c2, s, w), u_next, bc, exchange);
       on_device = true;
     }
   });
@@ -357,6 +364,8 @@ void seismic_device_step_on(const std::string& policy, const seismic_step<T>& st
     throw invalid_argument_error("seismic3d: '" + policy + "' is not a CUDA policy of this build (device views)");
 }
 #endif
+extern template struct seismic_device<float>;
+extern template struct seismic_device<double>;
 #endif
 
 }  // namespace tessera::app

@@ -8,7 +8,10 @@
 //   apply(policy, fn, u, out)                           one input, one output
 //   apply(policy, fn, inputs(u, k), out)                several inputs
 //   apply(policy, fn, inputs(u, v), outputs(a, b))      fn returns tessera::array<T, 2>
+// A backend's sweep may take more arguments, passed after the outputs (a CUDA policy: the
+// stream the sweep is queued on).
 #include <cstddef>
+#include <utility>
 
 #include "tessera/algorithms/detail/sweep_checks.hpp"
 #include "tessera/core/fields.hpp"
@@ -19,9 +22,9 @@
 namespace tessera {
 
 template <execution_policy Policy, point_function_type F, class T, int Rank, class Space, std::size_t NI,
-          std::size_t NO>
+          std::size_t NO, class... Extra>
 void apply(const Policy& policy, const F& fn, const input_fields<T, Rank, Space, NI>& in,
-           const output_fields<T, Rank, Space, NO>& out) {
+           const output_fields<T, Rank, Space, NO>& out, Extra&&... extra) {
   static_assert(F::reach_type::fields == static_cast<int>(NI),
                 "tessera::apply: the point function's reach<...> lists a different number of fields than the "
                 "input views given (one reach entry per input, in the order the function takes them)");
@@ -30,13 +33,14 @@ void apply(const Policy& policy, const F& fn, const input_fields<T, Rank, Space,
                 "HostSpace views, cuda:: policies CudaSpace views); pick a policy for that space or deep_copy");
   detail::check_point_sweep_arguments(fn, in, out, Policy::name());
   if (in[0].size() == 0) return;  // an empty interior has nothing to write
-  sweep(policy, fn, in, out);
+  sweep(policy, fn, in, out, std::forward<Extra>(extra)...);
 }
 
-template <execution_policy Policy, point_function_type F, class T, int Rank, class Space, std::size_t NI>
+template <execution_policy Policy, point_function_type F, class T, int Rank, class Space, std::size_t NI,
+          class... Extra>
 void apply(const Policy& policy, const F& fn, const input_fields<T, Rank, Space, NI>& in,
-           const View<T, Rank, Space>& out) {
-  apply(policy, fn, in, outputs(out));
+           const View<T, Rank, Space>& out, Extra&&... extra) {
+  apply(policy, fn, in, outputs(out), std::forward<Extra>(extra)...);
 }
 
 template <execution_policy Policy, point_function_type F, class T, int Rank, class Space>

@@ -32,11 +32,11 @@ void sweep(const automatic&, const stencil<S, T>& st, const View<T, Rank, Space>
 }
 
 /// Point functions: the views' memory space's sweep_automatically (host::parallel on the
-/// host, cuda::automatic on CUDA views).
-template <point_function_type F, class T, int Rank, class Space, std::size_t NI, std::size_t NO>
+/// host, cuda::automatic on CUDA views, which also takes a stream).
+template <point_function_type F, class T, int Rank, class Space, std::size_t NI, std::size_t NO, class... Extra>
 void sweep(const automatic&, const F& fn, const input_fields<T, Rank, Space, NI>& in,
-           const output_fields<T, Rank, Space, NO>& out) {
-  sweep_automatically(Space{}, fn, in, out);
+           const output_fields<T, Rank, Space, NO>& out, Extra&&... extra) {
+  sweep_automatically(Space{}, fn, in, out, std::forward<Extra>(extra)...);
 }
 
 /// Fused time steps (iterate): the views' memory space's, where it has them

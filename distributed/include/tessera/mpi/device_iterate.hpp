@@ -39,9 +39,6 @@
 
 namespace tessera::mpi {
 
-/// How mpi::iterate runs on device views.
-enum class overlap { automatic, off };
-
 template <execution_policy Policy, class S, class T, int Rank>
 distributed_view<T, Rank, CudaSpace> iterate(const Policy& policy, const stencil<S, T>& st,
                                              const distributed_view<T, Rank, CudaSpace>& u,

@@ -8,7 +8,12 @@
 // fills the halos of every input the function reads beyond the point through `exchange`
 // (one device_exchange of the fields' domain serves every input, whatever its ghost
 // width), then runs fn on every rank's block with the CUDA policy, bit for bit as on one
-// process. Without `exchange`, a host-staged one is made for the call (its buffers and
+// process (with a fixed policy: automatic may choose other kernels for the boxes below).
+// Where the process grid allows (overlap_possible with the function's largest reach r: some
+// axis split, the last whole), the step overlaps as mpi::iterate's does (device_iterate.hpp):
+// the inner box, r cells in from each split face, is swept on the compute stream while the
+// halos travel, then the shell's boxes at once on the shell streams; overlap::off exchanges
+// first and sweeps the block whole. Without `exchange`, a host-staged one is made for the call (its buffers and
 // streams cost a few allocations: make one and pass it when stepping in time). Like every
 // CUDA point function, the call is compiled by nvcc (the kernels are instantiated there).
 #include <optional>
@@ -20,19 +25,66 @@
 #include "tessera/core/point_function.hpp"
 #include "tessera/core/policy.hpp"
 #include "tessera/core/detail/static_for.hpp"
+#include "tessera/cuda/cuda_check.hpp"
 #include "tessera/mpi/device_exchange.hpp"
+#include "tessera/mpi/overlap_boxes.hpp"
 #include "tessera/mpi/point_function.hpp"
 
 namespace tessera::mpi {
 
+namespace detail {
+/// The largest reach of any of F's NI input fields.
+template <point_function_type F, std::size_t NI>
+constexpr int largest_reach() {
+  int r = 0;
+  for (std::size_t i = 0; i < NI; ++i) r = F::reach_type::radius[i] > r ? F::reach_type::radius[i] : r;
+  return r;
+}
+
+/// Every view of group g cut to box b (View::box).
+template <bool Output, class T, int Rank, std::size_t N>
+field_group<Output, T, Rank, CudaSpace, N> boxed(const field_group<Output, T, Rank, CudaSpace, N>& g, const block_box<Rank>& b) {
+  field_group<Output, T, Rank, CudaSpace, N> c;
+  for (std::size_t i = 0; i < N; ++i) c.views[i] = g.views[i].box(b.first, b.count);
+  return c;
+}
+}  // namespace detail
+
 template <execution_policy Policy, point_function_type F, class T, int Rank, std::size_t NI, std::size_t NO>
 void apply(const Policy& policy, const F& fn, const distributed_fields<false, T, Rank, CudaSpace, NI>& in,
            const distributed_fields<true, T, Rank, CudaSpace, NO>& out,
-           const std::type_identity_t<std::optional<boundary_conditions<Rank>>>& bc, device_exchange<T, Rank>& exchange) {
+           const std::type_identity_t<std::optional<boundary_conditions<Rank>>>& bc, device_exchange<T, Rank>& exchange,
+           overlap mode = overlap::automatic) {
   const std::string who = "tessera::mpi::apply(" + Policy::name() + ", point function, " + to_string(exchange.kind()) + ")";
   detail::check_one_domain(who, in, out);
-  // every rank takes the same branches (the reach is a compile-time property of fn); each
-  // fill returns once the halos are written, and the sweep follows on the default stream
+  // every rank takes the same branches (the reach is a compile-time property of fn, the
+  // process grid and the blocks' thinnest extent the same on every rank)
+  constexpr int reach = detail::largest_reach<F, NI>();
+  const auto& dom = in[0].domain();
+  if (reach > 0 && mode == overlap::automatic && overlap_possible<Rank>(dom.dims(), dom.local_extents(), reach)) {
+    const auto split = overlap_boxes<Rank>(dom.dims(), dom.local_extents(), reach);
+    const auto local_in = in.local();
+    const auto local_out = out.local();
+    exchange.after_default_stream();
+    tessera::detail::static_for<static_cast<int>(NI)>([&](auto i) {
+      if constexpr (F::reach_type::radius[decltype(i)::value] > 0) exchange.fill_beside_interior(in[decltype(i)::value], bc);
+    });
+    exchange.comm_waits_for_compute();
+    tessera::apply(policy, fn, detail::boxed(local_in, split.inner), detail::boxed(local_out, split.inner),
+                   exchange.compute_stream());
+    tessera::detail::static_for<static_cast<int>(NI)>([&](auto i) {
+      if constexpr (F::reach_type::radius[decltype(i)::value] > 0) exchange.exchange_then_fill_rest(in[decltype(i)::value], bc);
+    });
+    exchange.shell_streams_wait_for_comm();
+    for (std::size_t b = 0; b < split.shell.size(); ++b)
+      tessera::apply(policy, fn, detail::boxed(local_in, split.shell[b]), detail::boxed(local_out, split.shell[b]),
+                     exchange.shell_stream(static_cast<int>(b)));
+    exchange.compute_waits_for_shell_streams();
+    // what follows on the default stream (the caller's next sweep, a copy) sees the outputs
+    tessera::detail::cuda_check(cudaStreamSynchronize(exchange.compute_stream()), "cudaStreamSynchronize", who);
+    return;
+  }
+  // each fill returns once the halos are written, and the sweep follows on the default stream
   tessera::detail::static_for<static_cast<int>(NI)>([&](auto i) {
     if constexpr (F::reach_type::radius[decltype(i)::value] > 0) exchange.fill(in[decltype(i)::value], bc);
   });
@@ -42,8 +94,9 @@ void apply(const Policy& policy, const F& fn, const distributed_fields<false, T,
 template <execution_policy Policy, point_function_type F, class T, int Rank, std::size_t NI>
 void apply(const Policy& policy, const F& fn, const distributed_fields<false, T, Rank, CudaSpace, NI>& in,
            const distributed_view<T, Rank, CudaSpace>& out,
-           const std::type_identity_t<std::optional<boundary_conditions<Rank>>>& bc, device_exchange<T, Rank>& exchange) {
-  apply(policy, fn, in, outputs(out), bc, exchange);
+           const std::type_identity_t<std::optional<boundary_conditions<Rank>>>& bc, device_exchange<T, Rank>& exchange,
+           overlap mode = overlap::automatic) {
+  apply(policy, fn, in, outputs(out), bc, exchange, mode);
 }
 
 template <execution_policy Policy, point_function_type F, class T, int Rank, std::size_t NI, std::size_t NO>

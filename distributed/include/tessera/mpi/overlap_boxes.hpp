@@ -17,6 +17,10 @@
 
 namespace tessera::mpi {
 
+/// How mpi::iterate and mpi::apply run on device views: overlapped where the process grid
+/// allows (overlap_possible), or the halos first, then the whole block.
+enum class overlap { automatic, off };
+
 /// A box of a rank's block: `count` cells a axis from `first` (View::box's arguments).
 template <int Rank>
 struct block_box {

@@ -78,7 +78,7 @@ namespace tessera {
 /// What tessera::automatic runs for a point function on CUDA views: cuda::automatic.
 template <point_function_type F, class T, int Rank, std::size_t NI, std::size_t NO>
 void sweep_automatically(CudaSpace, const F& fn, const input_fields<T, Rank, CudaSpace, NI>& in,
-                         const output_fields<T, Rank, CudaSpace, NO>& out) {
-  cuda::sweep(cuda::automatic{}, fn, in, out);
+                         const output_fields<T, Rank, CudaSpace, NO>& out, cudaStream_t stream = nullptr) {
+  cuda::sweep(cuda::automatic{}, fn, in, out, stream);
 }
 }  // namespace tessera
