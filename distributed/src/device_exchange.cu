@@ -201,6 +201,13 @@ struct device_exchange<T, Rank>::impl {
 
   void check(cudaError_t e, const char* call) const { tessera::detail::cuda_check(e, call, who); }
 
+  /// comm_done, recorded now on the comm stream: a stream that waits for it runs its next
+  /// work after the halos the comm stream holds have arrived.
+  cudaEvent_t record_comm_done() {
+    check(cudaEventRecord(comm_done, comm), "cudaEventRecord");
+    return comm_done;
+  }
+
   void free_buffers() {
     for (int s = 0; s < 2; ++s) {
       cudaFree(send[s]);
@@ -522,8 +529,8 @@ void device_exchange<T, Rank>::comm_waits_for_compute() {
 template <class T, int Rank>
 void device_exchange<T, Rank>::shell_streams_wait_for_comm() {
   impl& p = *p_;
-  p.check(cudaEventRecord(p.comm_done, p.comm), "cudaEventRecord");
-  for (cudaStream_t s : p.shell) p.check(cudaStreamWaitEvent(s, p.comm_done, 0), "cudaStreamWaitEvent");
+  const cudaEvent_t halos_in = p.record_comm_done();
+  for (cudaStream_t s : p.shell) p.check(cudaStreamWaitEvent(s, halos_in, 0), "cudaStreamWaitEvent");
 }
 
 template <class T, int Rank>
@@ -538,8 +545,7 @@ void device_exchange<T, Rank>::compute_waits_for_shell_streams() {
 template <class T, int Rank>
 void device_exchange<T, Rank>::compute_waits_for_comm() {
   impl& p = *p_;
-  p.check(cudaEventRecord(p.comm_done, p.comm), "cudaEventRecord");
-  p.check(cudaStreamWaitEvent(p.compute, p.comm_done, 0), "cudaStreamWaitEvent");
+  p.check(cudaStreamWaitEvent(p.compute, p.record_comm_done(), 0), "cudaStreamWaitEvent");
 }
 
 template class device_exchange<float, 1>;

@@ -656,8 +656,23 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
                                    cu::make_tuning_key<ts::star<2, 1>, float>(cu::class_of(lim), 8192.0 * 8192));
   CHECK(cu::fusion_choice(lim, five, ts::extents<2>{8192, 8192}, dirichlet) == (measured > 1 ? measured : 0));
   CHECK(cu::fusion_choice(lim, five, ts::extents<2>{8192, 8192}, std::nullopt) == 0);  // no conditions: a sweep a step
-  lim.memory_bandwidth_tbs = 4.8;  // an H200 takes the H100's rows
-  CHECK(cu::fusion_choice(lim, five, ts::extents<2>{8192, 8192}, dirichlet) == (measured > 1 ? measured : 0));
+  // an H200 (same SMs, 4.8 TB/s) takes the H200 rows where they differ from the H100's:
+  // fp64 3D fuses 2 steps there, 4 on an H100; fp32 2D 4096^2 box sweeps with pipelined
+  const cu::device_class h200_class{90, 132, 4.8};
+  const auto fused_512_double = [&](const cu::device_class& c) {
+    return cu::lookup(cu::builtin_fusion_table(), cu::make_tuning_key<ts::star<3, 1>, double>(c, 512.0 * 512 * 512));
+  };
+  CHECK(fused_512_double(cu::class_of(lim)) == 4);
+  CHECK(fused_512_double(h200_class) == 2);
+  const auto box_4096 = [&](const cu::device_class& c) {
+    return cu::lookup(cu::builtin_tuning_table(), cu::make_tuning_key<ts::box<2, 1>, float>(c, 4096.0 * 4096));
+  };
+  CHECK(box_4096(cu::class_of(lim)) == cu::candidate_of<cu::vector_streaming<>>);
+  CHECK(box_4096(h200_class) == cu::candidate_of<cu::pipelined<>>);
+  lim.memory_bandwidth_tbs = 4.8;
+  ts::stencil<ts::star<3, 1>, double> seven(ts::star<3, 1>{}, {-6., 1., 1., 1., 1., 1., 1.});
+  CHECK(cu::fusion_choice(lim, seven, ts::extents<3>{512, 512, 512},
+                          std::optional(ts::boundary_conditions<3>::uniform(ts::boundary::dirichlet(0)))) == 2);
   ts::stencil<ts::star<2, 2>, float> nine(ts::star<2, 2>{}, {-5.f, 1.f, 1.f, 1.f, 1.f, 0.25f, 0.25f, 0.25f, 0.25f});
   REQUIRE_FALSE(cu::lookup(cu::builtin_fusion_table(), cu::make_tuning_key<ts::star<2, 2>, float>(cu::class_of(lim), 8192.0 * 8192)));
   CHECK(cu::fusion_choice(lim, nine, ts::extents<2>{8192, 8192}, dirichlet) == 0);  // no row: a sweep a step

@@ -1,7 +1,8 @@
 #pragma once
 // A strategy written outside the library, the way docs/design.md's walkthrough writes one:
-// the whole unit in one header (policy, tile, plan, stencil kernel, point-function
-// lowering), no file of tessera touched. test_cuda_policy_semantics.cpp joins it to the
+// the whole unit in one header (policy, tile, plan, point-function lowering, and under
+// __CUDACC__ the stencil kernel and its launcher; a strategy in the library keeps those in
+// strategies/<name>/kernels.cuh), no file of tessera touched. test_cuda_policy_semantics.cpp joins it to the
 // list of strategies and runs the sweep semantics suite on it; test_toy_strategy.cu
 // compiles its kernels for the shapes that suite uses and runs stencils and a point
 // function on it. If adding a strategy ever needs more than its unit and the list, this
@@ -46,15 +47,13 @@ struct toy_rows : device_policy {
     detail::check_limits(p, lim);
     return p;
   }
-
-  template <class S, class T, class Tile>
-  static void launch(const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream);
 };
 
 }  // namespace tessera::cuda
 
 #if defined(__CUDACC__)
 #include "tessera/cuda/kernels/common.cuh"
+#include "tessera/cuda/point_function_streaming.cuh"  // the point-function mainloop it names
 
 namespace tessera::cuda {
 namespace kernels {
@@ -77,11 +76,13 @@ __global__ void __launch_bounds__(BlockX) toy_rows_sweep(const params_for<S, T> 
 
 }  // namespace kernels
 
-template <int BlockX>
+// The launcher, found by argument-dependent lookup (launch.hpp): the policy declares none.
 template <class S, class T, class Tile>
-void toy_rows<BlockX>::launch(const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream) {
-  detail::launch_kernel_after_previous(&kernels::toy_rows_sweep<S, T, Tile::block_x>, "toy_rows_sweep", name(),
-                                       shape_name<S>(), plan, dim3(Tile::block_x, 1, 1), 0, stream, p);
+void launch_sweep(toy_rows<>, sweep_of<S, T, Tile>, const launch_plan& plan, const params_for<S, T>& p,
+                  cudaStream_t stream) {
+  detail::launch_kernel_after_previous(&kernels::toy_rows_sweep<S, T, Tile::block_x>, "toy_rows_sweep",
+                                       toy_rows<>::name(), shape_name<S>(), plan, dim3(Tile::block_x, 1, 1), 0, stream,
+                                       p);
 }
 
 }  // namespace tessera::cuda

@@ -139,6 +139,42 @@ inline std::string multigrid_stop_reason(const multigrid_result& res, double r, 
   return "stagnated above the precision's floor: two cycles in a row reduced the residual by less than 0.8";
 }
 
+/// The cycles of a multigrid solve from residual r: cycle() runs one cycle and norm() returns
+/// the residual after it, until r <= target, r is not finite, max_cycles ran, or two cycles
+/// in a row reduced r by less than a factor 0.8 (stagnation). Each residual is appended to
+/// res.residuals (which holds r's) and passed to progress; returns the last.
+template <class Cycle, class Norm>
+double run_cycles(multigrid_result& res, double r, double target, int max_cycles,
+                  const std::function<void(int, double)>& progress, Cycle&& cycle, Norm&& norm) {
+  int slow = 0;
+  while (std::isfinite(r) && !(r <= target) && res.cycles < max_cycles) {
+    cycle();
+    ++res.cycles;
+    const double before = res.residuals.back();
+    r = norm();
+    res.residuals.push_back(r);
+    if (progress) progress(res.cycles, r);
+    slow = r > 0.8 * before ? slow + 1 : 0;
+    if (slow >= 2 && !(r <= target)) break;
+  }
+  return r;
+}
+
+/// Runs f; when `on`, adds its time to acc, with the space synchronised before and after so
+/// that a GPU's queued work is counted where it ran (the solvers' time_levels).
+template <class Space, class F>
+void run_timed(bool on, double& acc, F&& f) {
+  if (!on) {
+    f();
+    return;
+  }
+  synchronize(Space{});
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  synchronize(Space{});
+  acc += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 /// The cycles on level l + 1 that a cycle of `kind` on level l runs between its smoothing
 /// (V: one V; W: two W; F: an F, then a V), one only where l + 1 is the last level:
 /// cycle(level, kind) for each.
@@ -282,17 +318,9 @@ class multigrid_solver {
       res.full_multigrid = true;
       res.fmg_residual = r;
     }
-    int slow = 0;
-    while (std::isfinite(r) && !(r <= target) && res.cycles < opt_.max_cycles) {
-      cycle(0, opt_.cycle);
-      ++res.cycles;
-      const double before = res.residuals.back();
-      r = cycle_norm(res.cycles < opt_.max_cycles);
-      res.residuals.push_back(r);
-      if (opt_.progress) opt_.progress(res.cycles, r);
-      slow = r > 0.8 * before ? slow + 1 : 0;
-      if (slow >= 2 && !(r <= target)) break;
-    }
+    r = detail::run_cycles(
+        res, r, target, opt_.max_cycles, opt_.progress, [&] { cycle(0, opt_.cycle); },
+        [&] { return cycle_norm(res.cycles < opt_.max_cycles); });
     step_pending_ = false;  // a step taken with the last norm is dropped: u is the answer
     if (singular_) {  // the solution of mean zero
       const double mean = dot(L0.u, L0.ones) / static_cast<double>(L0.n.size());
@@ -874,16 +902,10 @@ class multigrid_solver {
   /// synchronised before and after, so that a GPU's queued work is counted where it ran).
   template <class F>
   void timed(int l, F&& f) {
-    if (!opt_.time_levels) {
-      f();
-      return;
-    }
-    synchronize(Space{});
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    synchronize(Space{});
-    if (level_seconds_.size() < lv_.size()) level_seconds_.resize(lv_.size(), 0.0);
-    level_seconds_[static_cast<std::size_t>(l)] += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (opt_.time_levels && level_seconds_.size() < lv_.size()) level_seconds_.resize(lv_.size(), 0.0);
+    double untimed = 0;
+    detail::run_timed<Space>(opt_.time_levels,
+                             opt_.time_levels ? level_seconds_[static_cast<std::size_t>(l)] : untimed, f);
   }
 
   /// Full multigrid: level 1's right-hand side is the restricted residual of u, each coarser

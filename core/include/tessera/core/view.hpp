@@ -136,15 +136,8 @@ class View {
                                    std::to_string(first) + " of " + describe() +
                                    " are not inside its interior [0, " + std::to_string(n0) +
                                    ") along axis 0; ask for at least one plane of the interior");
-    auto w = std::make_shared<state>();
-    w->label = label() + "[planes " + std::to_string(first) + ".." + std::to_string(first + count) + ")";
-    w->layout = layout().with_planes(count);
-    w->data = state_->data + first * layout().stride(0);
-    w->owner = state_;
-    w->owns = state_->owns;
-    View v;
-    v.state_ = std::move(w);
-    return v;
+    return sub_view(label() + "[planes " + std::to_string(first) + ".." + std::to_string(first + count) + ")",
+                    first * layout().stride(0), layout().with_planes(count));
   }
 
   /// The sub-box of `count` interior points a axis starting `first` points in, as a view of
@@ -170,15 +163,7 @@ class View {
     }
     index_t offset = 0;
     for (int d = 0; d < Rank; ++d) offset += first[d] * layout().stride(d);
-    auto w = std::make_shared<state>();
-    w->label = label_text + ")";
-    w->layout = layout().with_box(first, count);
-    w->data = state_->data + offset;
-    w->owner = state_;
-    w->owns = state_->owns;
-    View v;
-    v.state_ = std::move(w);
-    return v;
+    return sub_view(label_text + ")", offset, layout().with_box(first, count));
   }
 
   /// The trivially copyable accessor kernels and loops index.
@@ -201,6 +186,20 @@ class View {
   }
 
  private:
+  /// planes() and box(): a view of `sub_layout` at `offset` elements into this view's memory,
+  /// sharing it (and keeping it alive) under `sub_label`.
+  View sub_view(std::string sub_label, index_t offset, const tessera::layout<Rank>& sub_layout) const {
+    auto w = std::make_shared<state>();
+    w->label = std::move(sub_label);
+    w->layout = sub_layout;
+    w->data = state_->data + offset;
+    w->owner = state_;
+    w->owns = state_->owns;
+    View v;
+    v.state_ = std::move(w);
+    return v;
+  }
+
   struct state {
     std::string label;
     tessera::layout<Rank> layout;

@@ -32,7 +32,6 @@
 // - Space: HostSpace here (halos through fill_halos); device views with
 //   tessera/mpi/device_multigrid.hpp, which adds the device halos (device_exchange).
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -167,17 +166,9 @@ class multigrid_solver {
     res.residuals.push_back(r);
     res.reference = std::max(res.rhs_max, r);
     const double target = opt_.tol * res.reference;
-    int slow = 0;
-    while (std::isfinite(r) && !(r <= target) && res.cycles < opt_.max_cycles) {
-      cycle(0, opt_.cycle);
-      ++res.cycles;
-      const double before = res.residuals.back();
-      r = residual(0, true);
-      res.residuals.push_back(r);
-      if (opt_.progress) opt_.progress(res.cycles, r);
-      slow = r > 0.8 * before ? slow + 1 : 0;
-      if (slow >= 2 && !(r <= target)) break;
-    }
+    r = tessera::detail::run_cycles(
+        res, r, target, opt_.max_cycles, opt_.progress, [&] { cycle(0, opt_.cycle); },
+        [&] { return residual(0, true); });
     if (L0.u.local().data() != u.local().data()) {  // an odd number of out-of-place sweeps
       deep_copy(u.local(), L0.u.local());
       std::swap(L0.u, L0.t);
@@ -317,15 +308,7 @@ class multigrid_solver {
   // ---- the pieces of a cycle ----
   template <class F>
   void timed(double& acc, F&& f) {
-    if (!opt_.time_levels) {
-      f();
-      return;
-    }
-    synchronize(Space{});
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    synchronize(Space{});
-    acc += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    tessera::detail::run_timed<Space>(opt_.time_levels, acc, f);
   }
 
   void fill_halos_timed(int l, const view& v, const boundary_conditions<Rank>& bc) {

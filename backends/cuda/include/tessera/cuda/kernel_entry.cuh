@@ -1,7 +1,9 @@
 #pragma once
-// The definition of kernel_entry (launch.hpp): calls the strategy's launcher, compiled by
-// nvcc together with the strategy's kernels. Include it, with the strategy's header, in
-// the .cu file that writes TESSERA_CUDA_INSTANTIATE. nvcc only.
+// The definition of kernel_entry (launch.hpp): calls the strategy's launcher (launch_sweep,
+// found by argument-dependent lookup), compiled by nvcc together with the strategy's
+// kernels. Include it, with the strategy's kernels (tessera/cuda/strategies/<name>/kernels.cuh,
+// or tessera/cuda/strategies.hpp for every listed one), in the .cu file that writes
+// TESSERA_CUDA_INSTANTIATE. nvcc only.
 #include "tessera/cuda/launch.hpp"
 
 namespace tessera::cuda {
@@ -9,14 +11,14 @@ namespace tessera::cuda {
 template <class Strategy, class Tile, class S, class T>
 void kernel_entry<Strategy, Tile, S, T>::launch(const launch_plan& plan, const params_for<S, T>& p,
                                                 cudaStream_t stream) {
-  if constexpr (Strategy::template has_kernel<S>) Strategy::template launch<S, T, Tile>(plan, p, stream);
+  if constexpr (Strategy::template has_kernel<S>) launch_sweep(Strategy{}, sweep_of<S, T, Tile>{}, plan, p, stream);
 }
 
 template <class Strategy, class Tile, class S, class T>
 void kernel_entry<Strategy, Tile, S, T>::launch_steps(const launch_plan& plan, const params_for<S, T>& p, int steps,
                                                       const edge_rules& rules, cudaStream_t stream) {
   if constexpr (Strategy::template has_kernel<S> && has_fused_steps_v<Strategy, S>)
-    Strategy::template launch_steps<S, T, Tile>(plan, p, steps, rules, stream);
+    launch_fused_steps(Strategy{}, sweep_of<S, T, Tile>{}, plan, p, steps, rules, stream);
 }
 
 }  // namespace tessera::cuda

@@ -3,7 +3,8 @@
 // declarations only; the kernels are compiled in tessera_cuda for the built-in shapes
 // (float and double, default tiles), one translation unit per strategy and precision
 // generated from backends/cuda/kernels/instantiate.cu.in. Another shape or tile: include
-// the strategy's header and tessera/cuda/kernel_entry.cuh in one .cu file of your own and
+// the strategy's kernels (tessera/cuda/strategies/<name>/kernels.cuh) and
+// tessera/cuda/kernel_entry.cuh in one .cu file of your own and
 // write TESSERA_CUDA_INSTANTIATE(policy, T, shape) there.
 #include <cuda_runtime_api.h>
 
@@ -55,7 +56,8 @@ void launch(const Policy&, const launch_plan& plan, const params_for<S, T>& p, c
 
 /// Explicit instantiation of the kernel one policy runs for one shape and element type:
 /// TESSERA_CUDA_INSTANTIATE(tessera::cuda::naive<>, float, tessera::star<3, 1>). Use in a
-/// .cu file that includes the strategy's header and tessera/cuda/kernel_entry.cuh. For a
+/// .cu file that includes the strategy's kernels (tessera/cuda/strategies/<name>/kernels.cuh)
+/// and tessera/cuda/kernel_entry.cuh. For a
 /// shape the strategy has no kernel for, the entry is an empty function.
 #define TESSERA_CUDA_INSTANTIATE(POLICY, T, ...)                                                              \
   template struct tessera::cuda::kernel_entry<tessera::cuda::strategy_of_t<POLICY>,                          \

@@ -1,8 +1,8 @@
 #pragma once
 // What a CUDA strategy is, and the building blocks its unit uses.
 //
-// A strategy is one header, tessera/cuda/strategies/<name>.hpp (a folder beside it where
-// it has several kernels), named after its policy template, holding everything about it:
+// A strategy is one unit: a header, tessera/cuda/strategies/<name>.hpp, named after its
+// policy template, holding what host code sees of it:
 //
 //   template <int... = 0> struct <name> : device_policy {  // the policy users write; reaches
 //                                                         // the views in device memory
@@ -13,14 +13,13 @@
 //     template <class S> static constexpr bool has_kernel; // false: the plan refuses S always
 //     template <class S, class T>
 //     static launch_plan plan(const extents<S::rank>&, const device_limits&);  // or a reason
-//     template <class S, class T, class Tile>
-//     static void launch(const launch_plan&, const params_for<S, T>&, cudaStream_t);
 //     // optional: what it needs of the views beyond their extents ("" when they serve)
 //     template <class T, int Rank, class Space>
 //     static std::string view_requirement(const View<T, Rank, Space>& in, const View<T, Rank, Space>& out);
 //     // point functions (core/point_function.hpp) on this policy: the mainloop and tile,
-//     // a type with sweep(policy, point_params, inputs, stream) that plans, refuses naming
-//     // the policy the user wrote, or launches
+//     // a tag type whose sweep_points(tag, policy, point_params, inputs, stream), found by
+//     // argument-dependent lookup beside the mainloop's kernel (nvcc only), plans, refuses
+//     // naming the policy the user wrote, or launches
 //     template <class T, int Rank> using point_mainloop = detail::marching_points<...>;
 //     static constexpr bool automatic_candidate;          // cuda::automatic may choose it
 //     // optional roles in cuda::automatic (absent: none), read by candidates.hpp:
@@ -33,12 +32,16 @@
 //     static constexpr bool automatic_fuses;              // iterate's fused passes (sweep_steps.hpp)
 //   };
 //
-// plus, under __CUDACC__ (nvcc only), its kernels and the definition of launch. A
+// plus its kernels and launcher in strategies/<name>/kernels.cuh (nvcc only):
+//   template <class S, class T, class Tile>
+//   void launch_sweep(<name><>, sweep_of<S, T, Tile>, const launch_plan&, const params_for<S, T>&, cudaStream_t);
+// found by argument-dependent lookup from kernel_entry.cuh (sweep_of below), so the class declares no launcher. A
 // strategy's unit serves both stencils and point functions: the stencil kernels are its
 // own; for point functions it names a point-function mainloop (its own, as naive's and
 // pipelined's, or one it shares: ring_points, marching_points, tiled_points in
-// point_function_ring.hpp, point_function_streaming.hpp, point_function_tiled.hpp) and the
-// tile it runs it on. Host code
+// point_function_ring.hpp, point_function_streaming.hpp, point_function_tiled.hpp, their
+// kernels in the .cuh beside each, which the strategy's kernels.cuh includes) and the tile
+// it runs it on. Host code
 // compiled by a C++ compiler sees the declarations; the kernels are compiled in
 // tessera_cuda for the built-in shapes (one translation unit per strategy and precision).
 // The generic adapter (plan.hpp, launch.hpp, dispatch.hpp) plans, checks and launches any
@@ -249,10 +252,40 @@ std::string rows_on_16_bytes(const View<T, Rank, Space>& v, const std::string& s
 
 }  // namespace detail
 
+/// The kernel a launcher runs: shape S, element type T, the strategy's resolved tile Tile.
+/// A strategy's unit defines its launcher beside its kernels (strategies/<name>/kernels.cuh,
+/// nvcc only), found by argument-dependent lookup, so its policy class declares none:
+///   template <class S, class T, class Tile>
+///   void launch_sweep(<name><>, sweep_of<S, T, Tile>, const launch_plan&, const params_for<S, T>&, cudaStream_t);
+/// and, a strategy that fuses time steps (has_fused_steps_v), launch_fused_steps(<name><>,
+/// sweep_of<S, T, Tile>, plan, params, steps, edge_rules, stream).
+template <class S, class T, class Tile>
+struct sweep_of {};
+
 /// What every CUDA policy shares: it sweeps views in device memory only.
 struct device_policy {
   template <class Space>
   static constexpr bool reaches = detail::is_device_space<Space>;
+};
+
+/// The base of a strategy whose kernels march along the slowest axis of a 2D or 3D grid: it
+/// has no kernel in 1D, where its plan says why and names the strategies that run there;
+/// Derived::plan_march<S, T>(extents, limits) plans 2D and 3D grids.
+template <class Derived>
+struct marching_policy : device_policy {
+  template <class S>
+  static constexpr bool has_kernel = S::rank >= 2;
+
+  template <class S, class T>
+  static launch_plan plan(const extents<S::rank>& e, const device_limits& lim) {
+    if constexpr (S::rank == 1) {
+      launch_plan p;
+      p.strategy = detail::plan_label<Derived>();
+      return detail::refuse_1d_marching(p);
+    } else {
+      return Derived::template plan_march<S, T>(e, lim);
+    }
+  }
 };
 
 }  // namespace tessera::cuda

@@ -68,7 +68,9 @@ void sweep(const Policy& policy, const F& fn, const input_fields<T, Rank, CudaSp
   static_assert(requires { typename Policy::template point_mainloop<T, Rank>; },
                 "tessera: a CUDA policy without a point-function lowering: its unit names its point_mainloop "
                 "(cuda/strategy.hpp says what a strategy holds)");
-  Policy::template point_mainloop<T, Rank>::sweep(Policy::name(), p, in, stream);
+  // the mainloop's sweep_points, found by argument-dependent lookup where its kernels are
+  // (the strategy's kernels.cuh includes them)
+  sweep_points(typename Policy::template point_mainloop<T, Rank>{}, Policy::name(), p, in, stream);
 #endif
 }
 

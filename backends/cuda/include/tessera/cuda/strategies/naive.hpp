@@ -8,13 +8,10 @@ namespace tessera::cuda {
 
 namespace detail {
 /// naive's point-function lowering (strategy.hpp): one thread a point on Tile's block
-/// (a naive_tile), every window in global memory; Strategy names the launch.
+/// (a naive_tile), every window in global memory; Strategy names the launch. Its kernel
+/// and sweep_points: naive/kernels.cuh (nvcc only).
 template <class Strategy, class Tile>
-struct naive_points {
-  template <class F, class T, int Rank, std::size_t NI, std::size_t NO>
-  static void sweep(const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
-                    const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream);
-};
+struct naive_points {};
 }  // namespace detail
 
 /// naive's compiled configuration: the block, in threads.
@@ -63,99 +60,6 @@ struct naive : device_policy {
     for (int a = 0; a < 3; ++a) p.out_tile[a] = p.block[a];
     return detail::covered(p, e, lim);
   }
-
-  template <class S, class T, class Tile>
-  static void launch(const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream);
 };
 
 }  // namespace tessera::cuda
-
-#if defined(__CUDACC__)
-#include "tessera/cuda/kernels/common.cuh"
-
-namespace tessera::cuda {
-namespace kernels {
-
-/// S: the shape; T: the element type; BlockX x BlockY x BlockZ: the block, one thread per
-/// output point.
-template <class S, class T, int BlockX, int BlockY, int BlockZ>
-__global__ void __launch_bounds__(BlockX * BlockY * BlockZ) naive_sweep(const params_for<S, T> p) {
-  detail::begin_after_previous_grid();  // first: the sweep before may still run
-  using vs = detail::vshape<S>;
-  const index_t x = static_cast<index_t>(blockIdx.x) * BlockX + threadIdx.x;
-  const index_t y = static_cast<index_t>(blockIdx.y) * BlockY + threadIdx.y;
-  const index_t z = static_cast<index_t>(blockIdx.z) * BlockZ + threadIdx.z;
-  if (x >= p.n[2] || y >= p.n[1] || z >= p.n[0]) return;
-  const T* in = p.in + z * p.in_stride[0] + y * p.in_stride[1] + x;
-  T acc = 0;
-  tessera::detail::static_for<vs::size>([&](auto k) {
-    constexpr int K = decltype(k)::value;
-    acc += p.template term<K>(in[vs::off(K, 0) * p.in_stride[0] + vs::off(K, 1) * p.in_stride[1] + vs::off(K, 2)]);
-  });
-  p.out[z * p.out_stride[0] + y * p.out_stride[1] + x] = acc;
-}
-
-/// One thread per output point: x from threadIdx.x (coalesced rows), y and z from the
-/// block's other axes; the function's windows address global memory.
-template <class F, class T, int Rank, std::size_t NI, std::size_t NO, int BlockX, int BlockY, int BlockZ>
-__global__ void __launch_bounds__(BlockX * BlockY * BlockZ)
-    naive_point_sweep(const detail::point_params<F, T, Rank, NI, NO> p) {
-  detail::begin_after_previous_grid();  // first: the sweep before may still run
-  const index_t x = static_cast<index_t>(blockIdx.x) * BlockX + threadIdx.x;
-  const index_t y = Rank >= 2 ? static_cast<index_t>(blockIdx.y) * BlockY + threadIdx.y : 0;
-  const index_t z = Rank >= 3 ? static_cast<index_t>(blockIdx.z) * BlockZ + threadIdx.z : 0;
-  const index_t idx[3] = {z, y, x};
-  // the point on the field's axes (the last Rank of z, y, x)
-  for (int a = 0; a < Rank; ++a)
-    if (idx[3 - Rank + a] >= p.n[a]) return;
-  const T* at[NI];
-  for (std::size_t i = 0; i < NI; ++i) {
-    index_t o = x;
-    for (int a = 0; a + 1 < Rank; ++a) o += idx[3 - Rank + a] * p.in_stride[i][a];
-    at[i] = p.in[i] + o;
-  }
-  const auto r = tessera::detail::call_point_function<T, Rank>(p.fn, at, p.in_stride, std::make_index_sequence<NI>{});
-  tessera::detail::static_for<static_cast<int>(NO)>([&](auto j) {
-    index_t o = x;
-    for (int a = 0; a + 1 < Rank; ++a) o += idx[3 - Rank + a] * p.out_stride[j][a];
-    p.out[j][o] = static_cast<T>(tessera::detail::result_at<decltype(j)::value>(r));
-  });
-}
-
-}  // namespace kernels
-
-template <int BlockX, int BlockY, int BlockZ>
-template <class S, class T, class Tile>
-void naive<BlockX, BlockY, BlockZ>::launch(const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream) {
-  detail::launch_kernel_after_previous(&kernels::naive_sweep<S, T, Tile::block_x, Tile::block_y, Tile::block_z>, "naive_sweep",
-                        name(), shape_name<S>(), plan, dim3(Tile::block_x, Tile::block_y, Tile::block_z), 0, stream,
-                        p);
-}
-
-template <class Strategy, class Tile>
-template <class F, class T, int Rank, std::size_t NI, std::size_t NO>
-void detail::naive_points<Strategy, Tile>::sweep(const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
-                                                 const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream) {
-  // block axes: x along the last axis, y and z along the ones before it
-  launch_plan plan;
-  plan.strategy = plan_label<Strategy>();
-  plan.block[0] = Tile::block_x, plan.block[1] = Tile::block_y, plan.block[2] = Tile::block_z;
-  const auto& n = in[0].extents();
-  const index_t per_axis[3] = {n[Rank - 1], Rank >= 2 ? n[Rank - 2] : 1, Rank >= 3 ? n[0] : 1};
-  const index_t limit[3] = {2147483647, 65535, 65535};
-  for (int a = 0; a < 3; ++a) {
-    const index_t blocks = (per_axis[a] + plan.block[a] - 1) / plan.block[a];
-    if (blocks > limit[a])
-      throw point_function_refused(policy, in[0].describe() + " needs " + std::to_string(blocks) +
-                                               " blocks along one launch axis, beyond CUDA's " +
-                                               std::to_string(limit[a]) + "; split the grid");
-    plan.grid[a] = blocks;
-  }
-  launch_kernel_after_previous(
-      &kernels::naive_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y, Tile::block_z>,
-      "naive_point_sweep", policy, "point function", plan, dim3(Tile::block_x, Tile::block_y, Tile::block_z), 0,
-      stream, p);
-}
-
-}  // namespace tessera::cuda
-#endif

@@ -64,7 +64,7 @@ inline int vector_streaming_chunk(int width, bool accumulated) { return accumula
 /// registers, and 128-thread blocks fill an SM in finer steps), else 8; Depth 1; Chunk
 /// by the plan.
 template <int Warps = 0, int Chunk = 0, int Depth = 0>
-struct vector_streaming : device_policy {
+struct vector_streaming : marching_policy<vector_streaming<Warps, Chunk, Depth>> {
   static std::string name() { return "cuda:vector-streaming"; }
   using strategy = vector_streaming<>;
   static constexpr bool automatic_candidate = true;
@@ -86,29 +86,23 @@ struct vector_streaming : device_policy {
   template <class T, int Rank>
   using point_mainloop = detail::marching_points<vector_streaming<>, detail::point_vector_tile<T, Rank, Warps, Chunk>>;
 
-  template <class S>
-  static constexpr bool has_kernel = S::rank >= 2;
-
+  /// 2D and 3D grids (marching_policy refuses 1D).
   template <class S, class T>
-  static launch_plan plan(const extents<S::rank>& e, const device_limits& lim) {
+  static launch_plan plan_march(const extents<S::rank>& e, const device_limits& lim) {
     using t = tile<S>;
     launch_plan p;
     p.strategy = "vector_streaming";
-    if constexpr (S::rank == 1) {
-      return detail::refuse_1d_marching(p);
-    } else {
-      using r = detail::virtual_reach<S>;
-      // elements of a row a warp owns (a warp holds t::rows_per_warp rows)
-      constexpr int lanes_x = 32 / t::rows_per_warp * detail::elements_per_16_bytes<T>;
-      constexpr int march = 3 - S::rank;
-      p.block[0] = 32, p.block[1] = t::warps, p.block[2] = 1;
-      const int chunk = planes_per_block > 0
-                            ? planes_per_block
-                            : detail::vector_streaming_chunk(r::width(march), accumulates_by_column<S>);
-      // 3D: a warp's rows stacked along y; 2D: the warps side by side along the row
-      return detail::marched(p, e, S::rank == 3 ? lanes_x : lanes_x * t::warps, t::warps * t::rows_per_warp, chunk,
-                             lim);
-    }
+    using r = detail::virtual_reach<S>;
+    // elements of a row a warp owns (a warp holds t::rows_per_warp rows)
+    constexpr int lanes_x = 32 / t::rows_per_warp * detail::elements_per_16_bytes<T>;
+    constexpr int march = 3 - S::rank;
+    p.block[0] = 32, p.block[1] = t::warps, p.block[2] = 1;
+    const int chunk = planes_per_block > 0
+                          ? planes_per_block
+                          : detail::vector_streaming_chunk(r::width(march), accumulates_by_column<S>);
+    // 3D: a warp's rows stacked along y; 2D: the warps side by side along the row
+    return detail::marched(p, e, S::rank == 3 ? lanes_x : lanes_x * t::warps, t::warps * t::rows_per_warp, chunk,
+                           lim);
   }
 
   /// vector_streaming reads and writes 16-byte vectors: every row's interior of `in` and
@@ -119,42 +113,6 @@ struct vector_streaming : device_policy {
     const auto r = detail::rows_on_16_bytes(in, why, "cuda::shared_streaming");
     return r.empty() ? detail::rows_on_16_bytes(out, why, "cuda::shared_streaming") : r;
   }
-
-  template <class S, class T, class Tile>
-  static void launch(const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream);
 };
 
 }  // namespace tessera::cuda
-
-#if defined(__CUDACC__)
-#include "tessera/cuda/strategies/vector_streaming/accumulate.cuh"
-#include "tessera/cuda/strategies/vector_streaming/window.cuh"
-
-namespace tessera::cuda {
-
-template <int Warps, int Chunk, int Depth>
-template <class S, class T, class Tile>
-void vector_streaming<Warps, Chunk, Depth>::launch(const launch_plan& plan, const params_for<S, T>& p,
-                                                   cudaStream_t stream) {
-  static_assert(Tile::depth >= 1, "tessera::cuda::vector_streaming: Depth counts planes in flight, at least 1");
-  const dim3 block(32, Tile::warps, 1);
-  if constexpr (accumulates_by_column<S>) {
-    // 3D stars reaching 3+ planes along z (accumulate.cuh): Tile::rows_per_warp rows a
-    // warp (the plan's grid counts them), Depth own rows in flight and the edge lines
-    // prefetched 3 planes ahead (both capped at the reach: those planes exist); fp32:
-    // registers for 28 warps an SM (perf/RESULTS.md, "vector_streaming's kernels"); fp64
-    // keeps the compiler's choice.
-    constexpr int reach = shape_traits<S>::reach_hi[0];
-    constexpr int ahead = Tile::depth < reach ? Tile::depth : reach, prefetch = 3 < reach ? 3 : reach;
-    constexpr int min_blocks = sizeof(T) == 4 ? 28 / Tile::warps : 0;
-    detail::launch_kernel_after_previous(
-        &kernels::vector_accumulate_sweep<S, T, Tile::warps, Tile::rows_per_warp, ahead, min_blocks, prefetch>,
-        "vector_accumulate_sweep", name(), shape_name<S>(), plan, block, 0, stream, p, plan.chunk);
-  } else {
-    detail::launch_kernel_after_previous(&kernels::vector_streaming_sweep<S, T, Tile::warps, Tile::depth - 1>,
-                          "vector_streaming_sweep", name(), shape_name<S>(), plan, block, 0, stream, p, plan.chunk);
-  }
-}
-
-}  // namespace tessera::cuda
-#endif

@@ -1,0 +1,157 @@
+#pragma once
+// pipelined's point-function kernel and its sweep_points (nvcc only): every field's planes
+// in cp.async rings, Stages planes in flight (point_function.hpp).
+#include "tessera/cuda/strategies/pipelined/point_function.hpp"
+#include "tessera/cuda/kernels/async_copy.cuh"
+#include "tessera/cuda/kernels/common.cuh"
+
+namespace tessera::cuda::kernels {
+
+/// The pipelined point-function kernel (see the top of this file). P: point_params.
+/// Launch bounds ask for 1024 resident threads an SM (at most 64 registers a thread): left
+/// alone, ptxas gave div_k_grad's 512-thread blocks 76 registers, one block an SM.
+template <class F, class T, int Rank, std::size_t NI, std::size_t NO, int BlockX, int BlockY, int Stages, class P>
+__global__ void __launch_bounds__(BlockX * BlockY, BlockX * BlockY == 512 ? 2 : 1)
+    pipelined_point_sweep(const P p, const int chunk) {
+  detail::begin_after_previous_grid();  // first: the sweep before may still run
+  using reach_type = typename F::reach_type;
+  using rings = detail::point_rings<F, T, Rank, BlockX, BlockY, Stages>;
+  constexpr bool has_y = Rank == 3;
+  constexpr int threads = BlockX * BlockY, rmax = reach_type::max, ni = static_cast<int>(NI);
+  extern __shared__ __align__(16) unsigned char tessera_point_shared[];
+  T* shared = reinterpret_cast<T*>(tessera_point_shared);
+
+  const int tx = threadIdx.x, ty = has_y ? threadIdx.y : 0, me = ty * BlockX + tx;
+  const index_t x0 = static_cast<index_t>(blockIdx.x) * BlockX;
+  const index_t y0 = has_y ? static_cast<index_t>(blockIdx.y) * BlockY : 0;
+  const index_t m0 = static_cast<index_t>(has_y ? blockIdx.z : blockIdx.y) * chunk;
+  const int steps = static_cast<int>(min(static_cast<index_t>(chunk), p.n[0] - m0));
+  const index_t nx = p.n[Rank - 1], ny = has_y ? p.n[1] : 1;
+  const index_t gx = x0 + tx, gy = y0 + ty;
+  const bool writes = gx < nx && gy < ny;
+  // offset of row y within a plane of a field with strides s (0 in 2D: a plane is a row)
+  const auto row_offset = [](const window_strides<Rank>& s, index_t y) -> index_t {
+    if constexpr (has_y)
+      return y * s[1];
+    else
+      return 0;
+  };
+
+  // Field I's 16-byte piece q of a plane: ring row q / pieces_per_row, its source offset
+  // in the plane (32-bit: the plan refuses larger planes), whether it holds an element
+  // within the field's reach (else it is zero-filled).
+  auto piece = [&](auto fi, int q, int& dst, int& src, bool& read) {
+    constexpr int I = decltype(fi)::value, R = reach_type::radius[I];
+    using ring = typename rings::template ring<I>;
+    const int row = q / ring::pieces_per_row, col = q % ring::pieces_per_row * ring::vec;
+    const index_t py = has_y ? y0 + row - R : 0, px = x0 + col - ring::pad_x;
+    read = (!has_y || py < ny + R) && px < nx + R && px + ring::vec > -R;
+    src = static_cast<int>(row_offset(p.in_stride[I], py) + px);
+    dst = row * ring::ring_w + col;
+  };
+  // Group t carries, for each field of radius R, its plane rel = t - 2 rmax + 2R of the
+  // chunk (plane m0 - R + rel): the planes step i needs arrive with groups <= i + 2 rmax.
+  const auto issue = [&](int t) {
+    tessera::detail::static_for<ni>([&](auto fi) {
+      constexpr int I = decltype(fi)::value, R = reach_type::radius[I];
+      using ring = typename rings::template ring<I>;
+      if constexpr (R > 0) {
+        const int rel = t - 2 * rmax + 2 * R;
+        if (rel >= 0 && rel < steps + 2 * R) {
+          const T* src = p.in[I] + (m0 - R + rel) * p.in_stride[I][0];
+          T* dst = shared + rings::template offset<I>() + rel % ring::slots * ring::plane;
+#pragma unroll
+          for (int q = me; q < ring::pieces; q += threads) {
+            int d, s;
+            bool read;
+            piece(fi, q, d, s, read);
+            async_copy::copy16(dst + d, read ? src + s : p.in[I], read);
+          }
+        }
+      }
+    });
+    async_copy::commit();
+  };
+  // This thread's pieces of field I's plane rel, copied behind the ring where its slot is
+  // one of the first 2R (called after this thread's copies of it landed).
+  const auto duplicate = [&](auto fi, int rel) {
+    constexpr int I = decltype(fi)::value, R = reach_type::radius[I];
+    using ring = typename rings::template ring<I>;
+    const int slot = rel % ring::slots;
+    if (slot >= 2 * R || rel >= steps + 2 * R) return;
+    T* from = shared + rings::template offset<I>() + slot * ring::plane;
+    T* to = from + ring::slots * ring::plane;
+#pragma unroll
+    for (int q = me; q < ring::pieces; q += threads) {
+      int d, s;
+      bool read;
+      piece(fi, q, d, s, read);
+      *reinterpret_cast<int4*>(to + d) = *reinterpret_cast<const int4*>(from + d);
+    }
+  };
+
+  for (int t = 0; t < 2 * rmax + Stages; ++t) issue(t);
+
+  int first_slot[NI] = {};  // slot of the window's lowest plane (rel = i) per field
+  for (int i = 0; i < steps; ++i) {
+    async_copy::wait_pending<Stages - 1>();
+    tessera::detail::static_for<ni>([&](auto fi) {
+      constexpr int R = reach_type::radius[decltype(fi)::value];
+      if constexpr (R > 0) {
+        if (i == 0)
+          for (int rel = 0; rel < 2 * R; ++rel) duplicate(fi, rel);
+        duplicate(fi, i + 2 * R);
+      }
+    });
+    __syncthreads();
+    issue(i + 2 * rmax + Stages);  // refills the slots step i - 1 read last
+
+    const index_t m = m0 + i;
+    if (writes) {
+      const T* at[NI];
+      window_strides<Rank> stride[NI];
+      tessera::detail::static_for<ni>([&](auto fi) {
+        constexpr int I = decltype(fi)::value, R = reach_type::radius[I];
+        using ring = typename rings::template ring<I>;
+        if constexpr (R > 0) {
+          at[I] = shared + rings::template offset<I>() + (first_slot[I] + R) * ring::plane +
+                  (has_y ? (ty + R) * ring::ring_w : 0) + tx + ring::pad_x;
+          stride[I][0] = ring::plane;
+          if constexpr (has_y) stride[I][1] = ring::ring_w;
+        } else {
+          at[I] = p.in[I] + m * p.in_stride[I][0] + row_offset(p.in_stride[I], gy) + gx;
+          stride[I] = p.in_stride[I];
+        }
+      });
+      const auto r = tessera::detail::call_point_function<T, Rank>(p.fn, at, stride, std::make_index_sequence<NI>{});
+      tessera::detail::static_for<static_cast<int>(NO)>([&](auto j) {
+        const index_t o = m * p.out_stride[j][0] + row_offset(p.out_stride[j], gy) + gx;
+        __stcs(p.out[j] + o, static_cast<T>(tessera::detail::result_at<decltype(j)::value>(r)));
+      });
+    }
+    tessera::detail::static_for<ni>([&](auto fi) {
+      constexpr int I = decltype(fi)::value;
+      using ring = typename rings::template ring<I>;
+      first_slot[I] = first_slot[I] + 1 == ring::slots ? 0 : first_slot[I] + 1;
+    });
+  }
+  async_copy::wait_pending<0>();  // the outstanding groups are empty; none outlives the block
+}
+
+}  // namespace tessera::cuda::kernels
+
+namespace tessera::cuda::detail {
+
+template <class Tile, int Chunk, class F, class T, int Rank, std::size_t NI, std::size_t NO>
+void sweep_points(pipelined_points<Tile, Chunk>, const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
+                  const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream) {
+  if (const auto why = point_rows_on_16_bytes<F>(in); !why.empty()) throw point_function_refused(policy, why);
+  const auto plan = point_pipelined_plan<F, T, Rank, Tile>(in[0].extents(), current_device_limits(), Chunk);
+  if (!plan.ok()) throw point_function_refused(policy, plan.reason);
+  launch_kernel_after_previous(&kernels::pipelined_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y,
+                                                               Tile::stages, point_params<F, T, Rank, NI, NO>>,
+                               "pipelined_point_sweep", policy, "point function", plan,
+                               dim3(Tile::block_x, Tile::block_y, 1), plan.shared_bytes, stream, p, plan.chunk);
+}
+
+}  // namespace tessera::cuda::detail
