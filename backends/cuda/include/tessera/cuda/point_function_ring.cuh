@@ -6,7 +6,7 @@
 
 namespace tessera::cuda::kernels {
 
-/// The ring point-function kernel (see the top of this file). P: point_params.
+/// The ring point-function kernel (the top of point_function_ring.hpp says how it works). P: point_params.
 template <class F, class T, int Rank, std::size_t NI, std::size_t NO, int BlockX, int BlockY, int Rows, bool Ahead,
           class P>
 __global__ void __launch_bounds__(BlockX * BlockY) ring_point_sweep(const P p, const int chunk) {

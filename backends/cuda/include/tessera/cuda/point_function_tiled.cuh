@@ -6,7 +6,7 @@
 
 namespace tessera::cuda::kernels {
 
-/// The tiled point-function kernel (see the top of this file). P: point_params.
+/// The tiled point-function kernel (the top of point_function_tiled.hpp says how it works). P: point_params.
 template <class F, class T, int Rank, std::size_t NI, std::size_t NO, int TileX, int TileY, int TileZ, class P>
 __global__ void __launch_bounds__(TileX * TileY * TileZ) tiled_point_sweep(const P p) {
   detail::begin_after_previous_grid();  // first: the sweep before may still run

@@ -124,7 +124,7 @@ inline constexpr int default_strips = 1;
 /// wave could hold the whole grid: each block re-reads and recomputes steps * (reach + 1)
 /// planes at its chunk's start, so the fewer chunks the better, as long as every SM stays
 /// busy. `blocks_per_sm`: how many of the pass's blocks an SM holds (its registers decide,
-/// so the launch asks the driver: the overload below). `march`: the grid axis that counts
+/// so the launch asks the driver: the overload in temporal_blocking/kernels.cuh). `march`: the grid axis that counts
 /// chunks (1 in 2D, 2 in 3D); the tiles of a plane are the grid's other axes.
 ///
 /// 2D (unguarded): a 2D pass holds many one-warp blocks an SM, so one wave of long chunks

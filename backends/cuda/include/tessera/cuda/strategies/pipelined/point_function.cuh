@@ -7,7 +7,7 @@
 
 namespace tessera::cuda::kernels {
 
-/// The pipelined point-function kernel (see the top of this file). P: point_params.
+/// The pipelined point-function kernel (the top of point_function.hpp says how it works). P: point_params.
 /// Launch bounds ask for 1024 resident threads an SM (at most 64 registers a thread): left
 /// alone, ptxas gave div_k_grad's 512-thread blocks 76 registers, one block an SM.
 template <class F, class T, int Rank, std::size_t NI, std::size_t NO, int BlockX, int BlockY, int Stages, class P>
