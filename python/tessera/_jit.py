@@ -113,7 +113,8 @@ def parameters(name: str) -> list[str]:
 def _parameters(name: str) -> tuple[str, ...]:
     strategy = _strategy(name)
     text = _strategy_header(strategy).read_text()
-    m = re.search(r"template\s*<([^<>]*)>\s*struct\s+" + strategy + r"\s*:\s*device_policy", text)
+    # the policy's definition: template <int A = 0, ...> struct <name> : <its base> {
+    m = re.search(r"template\s*<([^<>]*)>\s*struct\s+" + strategy + r"\s*:", text)
     if not m:
         raise UnsupportedError(f"tessera: cannot read the template parameters of {name} from its header")
     return tuple(re.findall(r"int\s+(\w+)\s*=\s*0", m.group(1)))
