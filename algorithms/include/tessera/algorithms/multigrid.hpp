@@ -160,14 +160,10 @@ double run_cycles(multigrid_result& res, double r, double target, int max_cycles
   return r;
 }
 
-/// Runs f; when `on`, adds its time to acc, with the space synchronised before and after so
-/// that a GPU's queued work is counted where it ran (the solvers' time_levels).
+/// Runs f and adds its time to acc, with the space synchronised before and after so that a
+/// GPU's queued work is counted where it ran (the solvers' time_levels).
 template <class Space, class F>
-void run_timed(bool on, double& acc, F&& f) {
-  if (!on) {
-    f();
-    return;
-  }
+void run_timed(double& acc, F&& f) {
   synchronize(Space{});
   const auto t0 = std::chrono::steady_clock::now();
   f();
@@ -902,10 +898,9 @@ class multigrid_solver {
   /// synchronised before and after, so that a GPU's queued work is counted where it ran).
   template <class F>
   void timed(int l, F&& f) {
-    if (opt_.time_levels && level_seconds_.size() < lv_.size()) level_seconds_.resize(lv_.size(), 0.0);
-    double untimed = 0;
-    detail::run_timed<Space>(opt_.time_levels,
-                             opt_.time_levels ? level_seconds_[static_cast<std::size_t>(l)] : untimed, f);
+    if (!opt_.time_levels) return f();
+    if (level_seconds_.size() < lv_.size()) level_seconds_.resize(lv_.size(), 0.0);
+    detail::run_timed<Space>(level_seconds_[static_cast<std::size_t>(l)], f);
   }
 
   /// Full multigrid: level 1's right-hand side is the restricted residual of u, each coarser
