@@ -5,6 +5,9 @@
 //                leave the last axis whole: slabs and block grids such as 2x2x1)
 //   serial       mpi::iterate with overlap::off: exchange, then sweep
 //   sweeps only  the same sweeps of each rank's block with no exchange (the floor)
+//   boxes only   the overlapped step's sweeps (inner box, then the shell's boxes on their
+//                streams) with no exchange: what splitting the block costs (0 in the CSV
+//                where nothing overlaps)
 //   halos only   device_exchange::fill alone (messages and the Dirichlet face fills, which
 //                iterate pays once, not each step)
 // Each: the median of --reps timed runs of --steps steps after one untimed run, the
@@ -193,15 +196,34 @@ int main(int argc, char** argv) {
     const double halos = median_seconds(reps, dom.comm(), [&] {
       for (int k = 0; k < steps; ++k) tmpi::fill_halos(u, bc, ex);
     });
+    // the overlapped step's sweeps (the inner box, then the shell's boxes on their streams)
+    // with nothing exchanged: what splitting the block costs, apart from the messages
+    double boxes = 0;
+    if (ex.can_overlap(u)) {
+      const auto split = tmpi::overlap_boxes<3>(dom.dims(), dom.local_extents(), ghost);
+      boxes = median_seconds(reps, dom.comm(), [&] {
+        for (int k = 0; k < steps; ++k) {
+          const auto& in = k % 2 ? v.local() : u.local();
+          const auto& out = k % 2 ? u.local() : v.local();
+          tmpi::overlapped_step(ex, split, [] {}, [] {}, [&](const tmpi::block_box<3>& b, cudaStream_t s) {
+            ts::apply(ts::cuda::automatic{}, step, in.box(b.first, b.count), out.box(b.first, b.count), s);
+          });
+        }
+        cudaStreamSynchronize(ex.compute_stream());
+      });
+    }
     if (rank == 0) {
       auto rate = [&](double s) { return updates / s * 1e-9; };
+      char boxes_rate[32] = "-";
+      if (boxes > 0) std::snprintf(boxes_rate, sizeof boxes_rate, "%.2f", rate(boxes));
       std::printf("  %-15s overlapped %8.2f GCell-updates/s (%.3f ms/step) | serial %8.2f | sweeps only %8.2f | "
-                  "halos only %.3f ms/step | overlap %s\n",
+                  "boxes only %s | halos only %.3f ms/step | overlap %s\n",
                   tmpi::to_string(t).c_str(), rate(overlapped), overlapped / steps * 1e3, rate(serial), rate(sweeps),
+                  boxes_rate,
                   halos / steps * 1e3, ex.can_overlap(u) ? "on" : "not used (needs a split axis, the last axis whole)");
-      std::printf("csv,%d,%s,%s,%s,%d,%.3f,%.3f,%.3f,%.5f\n", size, dom.describe_grid().c_str(),
+      std::printf("csv,%d,%s,%s,%s,%d,%.3f,%.3f,%.3f,%.5f,%.3f\n", size, dom.describe_grid().c_str(),
                   global.to_string().c_str(), tmpi::to_string(t).c_str(), steps, rate(overlapped), rate(serial),
-                  rate(sweeps), halos / steps * 1e3);
+                  rate(sweeps), halos / steps * 1e3, boxes > 0 ? rate(boxes) : 0.0);
     }
   }
   MPI_Finalize();

@@ -548,6 +548,13 @@ void device_exchange<T, Rank>::compute_waits_for_comm() {
   p.check(cudaStreamWaitEvent(p.compute, p.record_comm_done(), 0), "cudaStreamWaitEvent");
 }
 
+template <class T, int Rank>
+void device_exchange<T, Rank>::default_stream_waits_for_compute() {
+  impl& p = *p_;
+  p.check(cudaEventRecord(p.compute_done, p.compute), "cudaEventRecord");
+  p.check(cudaStreamWaitEvent(cudaStreamLegacy, p.compute_done, 0), "cudaStreamWaitEvent");
+}
+
 template class device_exchange<float, 1>;
 template class device_exchange<float, 2>;
 template class device_exchange<float, 3>;

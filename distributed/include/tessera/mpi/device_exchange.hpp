@@ -84,6 +84,11 @@ class device_exchange {
   void compute_waits_for_shell_streams();
   /// The compute stream waits for the comm stream's work so far.
   void compute_waits_for_comm();
+  /// The legacy default stream waits for the compute stream's work so far: what the caller
+  /// queues there next (a copy, the next step) sees what the step wrote, and the host does
+  /// not wait (a host synchronisation a step leaves the GPU idle while the next step's
+  /// launches are made).
+  void default_stream_waits_for_compute();
 
  private:
   struct impl;

@@ -36,6 +36,7 @@
 #include "tessera/core/stencil.hpp"
 #include "tessera/mpi/device_exchange.hpp"
 #include "tessera/mpi/overlap_boxes.hpp"
+#include "tessera/mpi/device_overlapped_step.hpp"
 
 namespace tessera::mpi {
 
@@ -67,18 +68,12 @@ distributed_view<T, Rank, CudaSpace> iterate(const Policy& policy, const stencil
   const std::optional<boundary_conditions<Rank>> step_bc = constant_faces ? std::nullopt : bc;
   for (int k = 0; k < steps; ++k) {
     if (overlapped) {
-      exchange.fill_beside_interior(in, step_bc);
-      exchange.comm_waits_for_compute();  // the last step wrote `in`; the messages carry those ghosts
-      apply(policy, st, in.local().box(split.inner.first, split.inner.count),
-            out.local().box(split.inner.first, split.inner.count), compute);
-      exchange.exchange_then_fill_rest(in, step_bc);
-      exchange.shell_streams_wait_for_comm();
-      for (std::size_t i = 0; i < split.shell.size(); ++i) {
-        const auto& b = split.shell[i];
-        apply(policy, st, in.local().box(b.first, b.count), out.local().box(b.first, b.count),
-              exchange.shell_stream(static_cast<int>(i)));
-      }
-      exchange.compute_waits_for_shell_streams();
+      overlapped_step(
+          exchange, split, [&] { exchange.fill_beside_interior(in, step_bc); },
+          [&] { exchange.exchange_then_fill_rest(in, step_bc); },
+          [&](const block_box<Rank>& b, cudaStream_t s) {
+            apply(policy, st, in.local().box(b.first, b.count), out.local().box(b.first, b.count), s);
+          });
     } else {
       exchange.fill(in, step_bc);
       apply(policy, st, in.local(), out.local(), compute);

@@ -13,9 +13,12 @@
 // axis split, the last whole), the step overlaps as mpi::iterate's does (device_iterate.hpp):
 // the inner box, r cells in from each split face, is swept on the compute stream while the
 // halos travel, then the shell's boxes at once on the shell streams; overlap::off exchanges
-// first and sweeps the block whole. Without `exchange`, a host-staged one is made for the call (its buffers and
-// streams cost a few allocations: make one and pass it when stepping in time). Like every
-// CUDA point function, the call is compiled by nvcc (the kernels are instantiated there).
+// first and sweeps the block whole. Either way the call returns with the sweep queued, not
+// done, ordered before what the caller then queues on the legacy default stream (a
+// deep_copy, the next step). Without `exchange`, a host-staged one is made for the call
+// (its buffers and streams cost a few allocations: make one and pass it when stepping in
+// time). Like every CUDA point function, the call is compiled by nvcc (the kernels are
+// instantiated there).
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -28,6 +31,7 @@
 #include "tessera/cuda/cuda_check.hpp"
 #include "tessera/mpi/device_exchange.hpp"
 #include "tessera/mpi/overlap_boxes.hpp"
+#include "tessera/mpi/device_overlapped_step.hpp"
 #include "tessera/mpi/point_function.hpp"
 
 namespace tessera::mpi {
@@ -66,22 +70,26 @@ void apply(const Policy& policy, const F& fn, const distributed_fields<false, T,
     const auto local_in = in.local();
     const auto local_out = out.local();
     exchange.after_default_stream();
-    tessera::detail::static_for<static_cast<int>(NI)>([&](auto i) {
-      if constexpr (F::reach_type::radius[decltype(i)::value] > 0) exchange.fill_beside_interior(in[decltype(i)::value], bc);
-    });
-    exchange.comm_waits_for_compute();
-    tessera::apply(policy, fn, detail::boxed(local_in, split.inner), detail::boxed(local_out, split.inner),
-                   exchange.compute_stream());
-    tessera::detail::static_for<static_cast<int>(NI)>([&](auto i) {
-      if constexpr (F::reach_type::radius[decltype(i)::value] > 0) exchange.exchange_then_fill_rest(in[decltype(i)::value], bc);
-    });
-    exchange.shell_streams_wait_for_comm();
-    for (std::size_t b = 0; b < split.shell.size(); ++b)
-      tessera::apply(policy, fn, detail::boxed(local_in, split.shell[b]), detail::boxed(local_out, split.shell[b]),
-                     exchange.shell_stream(static_cast<int>(b)));
-    exchange.compute_waits_for_shell_streams();
-    // what follows on the default stream (the caller's next sweep, a copy) sees the outputs
-    tessera::detail::cuda_check(cudaStreamSynchronize(exchange.compute_stream()), "cudaStreamSynchronize", who);
+    overlapped_step(
+        exchange, split,
+        [&] {
+          tessera::detail::static_for<static_cast<int>(NI)>([&](auto i) {
+            if constexpr (F::reach_type::radius[decltype(i)::value] > 0)
+              exchange.fill_beside_interior(in[decltype(i)::value], bc);
+          });
+        },
+        [&] {
+          tessera::detail::static_for<static_cast<int>(NI)>([&](auto i) {
+            if constexpr (F::reach_type::radius[decltype(i)::value] > 0)
+              exchange.exchange_then_fill_rest(in[decltype(i)::value], bc);
+          });
+        },
+        [&](const block_box<Rank>& b, cudaStream_t s) {
+          tessera::apply(policy, fn, detail::boxed(local_in, b), detail::boxed(local_out, b), s);
+        });
+    // what follows on the default stream (the caller's next step, a copy) sees the outputs,
+    // and the host goes on to queue it: waiting here would leave the GPU idle while it does
+    exchange.default_stream_waits_for_compute();
     return;
   }
   // each fill returns once the halos are written, and the sweep follows on the default stream
