@@ -10,6 +10,11 @@
 //                where nothing overlaps)
 //   halos only   device_exchange::fill alone (messages and the Dirichlet face fills, which
 //                iterate pays once, not each step)
+//   fused        temporal blocking across ranks (mpi/fused_passes.hpp): views with halos
+//                --fuse-depth cells deep (default 4; 0: not measured), mpi::iterate with
+//                cuda::automatic, which fuses as many steps a pass (and an exchange) as its
+//                fusion table says for the grown block, at most the depth
+//   fused passes only   the same passes with no exchange (the fused path's floor)
 // Each: the median of --reps timed runs of --steps steps after one untimed run, the
 // slowest rank's time; GCell-updates/s over the global grid. Rank 0 prints a table and
 // CSV lines ("csv,...") for perf/RESULTS.md.
@@ -22,6 +27,7 @@
 #include <array>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,12 +45,14 @@ namespace {
 constexpr const char* usage =
     "usage: mpirun -np N tessera-mpi-bench [--size AxBxC | --local AxBxC] [--steps S (100)] [--reps R (5)]\n"
     "                                      [--transport nccl|host-staged|cuda-aware-mpi|all (all)]\n"
-    "                                      [--grid overlap|slab|mpi|AxBxC (overlap)]\n"
+    "                                      [--grid overlap|slab|mpi|AxBxC (overlap)] [--fuse-depth D (4)]\n"
     "  --size: the global grid (strong scaling); --local: each rank's block, the global grid\n"
     "  the block times the process grid (weak scaling). Default --local 512x512x512.\n"
     "  --grid overlap: the fewest halo cells among the grids whose steps overlap (the last axis\n"
     "  whole: overlapping_process_grid, e.g. 2x2x1 for 4 ranks); slab: every rank along axis 0;\n"
-    "  mpi: the domain's own choice (e.g. 2x2x2 for 8 ranks, no overlap); AxBxC: that grid.\n";
+    "  mpi: the domain's own choice (e.g. 2x2x2 for 8 ranks, no overlap); AxBxC: that grid.\n"
+    "  --fuse-depth: halo depth of the fused columns (temporal blocking across ranks, 0 to 8;\n"
+    "  0 leaves them out).\n";
 
 double slowest(double mine, MPI_Comm comm) {
   double worst = 0;
@@ -89,7 +97,7 @@ int main(int argc, char** argv) {
   ts::bench::user_case c;
   c.rank = 3;
   bool weak = true;
-  int steps = 100, reps = 5;
+  int steps = 100, reps = 5, fuse_depth = 4;
   std::string transports = "all";
   std::string grid = "overlap";
   std::array<int, 3> given{};  // --grid AxBxC
@@ -111,6 +119,11 @@ int main(int argc, char** argv) {
       const long n = std::strtol(v.c_str(), &end, 10);
       if (v.empty() || *end || n < 1 || n > 100000) return fail(rank, a + " wants an integer from 1 to 100000, got '" + v + "'");
       (a == "--steps" ? steps : reps) = static_cast<int>(n);
+    } else if (a == "--fuse-depth") {
+      char* end = nullptr;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      if (v.empty() || *end || n < 0 || n > 8) return fail(rank, "--fuse-depth wants an integer from 0 to 8, got '" + v + "'");
+      fuse_depth = static_cast<int>(n);
     } else if (a == "--grid") {
       grid = v;
       if (v != "overlap" && v != "slab" && v != "mpi") {
@@ -158,7 +171,7 @@ int main(int argc, char** argv) {
       list.push_back(t);
 
   const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, global, {}, dims);
-  const auto bytes_needed = 2.0 * double(dom.local_extents().size()) * sizeof(T) * 1.1;
+  const auto bytes_needed = (fuse_depth > 0 ? 4.0 : 2.0) * double(dom.local_extents().size()) * sizeof(T) * 1.1;
   const auto mem = ts::cuda::device_memory();
   if (double(mem.free) < bytes_needed)
     return fail(rank, "rank " + std::to_string(rank) + "'s block " + dom.local_extents().to_string() + " needs " +
@@ -212,6 +225,29 @@ int main(int argc, char** argv) {
         cudaStreamSynchronize(ex.compute_stream());
       });
     }
+    // temporal blocking across ranks: the same step on views with deep halos
+    double fused = 0, fused_only = 0;
+    int k = 1;
+    if (fuse_depth > 0) {
+      tmpi::distributed_view<T, 3, ts::CudaSpace> fu("fu", dom, fuse_depth * ghost), fv("fv", fu);
+      ts::deep_copy(fu.local(), [&] {
+        ts::View<T, 3> init("init", fu.local().layout());
+        fill_smooth(init);
+        return init;
+      }());
+      k = tmpi::steps_between_exchanges(ts::cuda::automatic{}, step, fu, bc);
+      fused = median_seconds(reps, dom.comm(), [&] { tmpi::iterate(ts::cuda::automatic{}, step, fu, fv, steps, bc, ex); });
+      if (k >= 2) {
+        const auto within = std::optional(tmpi::pass_conditions(dom, bc));
+        const auto a = tmpi::grown_block(fu, (k - 1) * ghost, ghost), b = tmpi::grown_block(fv, (k - 1) * ghost, ghost);
+        fused_only = median_seconds(reps, dom.comm(), [&] {
+          for (int done = 0, i = 0; done < steps; done += k, ++i)
+            ts::cuda::sweep_steps(ts::cuda::automatic{}, step, i % 2 ? b : a, i % 2 ? a : b, std::min(k, steps - done),
+                                  within);
+          cudaDeviceSynchronize();
+        });
+      }
+    }
     if (rank == 0) {
       auto rate = [&](double s) { return updates / s * 1e-9; };
       char boxes_rate[32] = "-";
@@ -221,9 +257,15 @@ int main(int argc, char** argv) {
                   tmpi::to_string(t).c_str(), rate(overlapped), overlapped / steps * 1e3, rate(serial), rate(sweeps),
                   boxes_rate,
                   halos / steps * 1e3, ex.can_overlap(u) ? "on" : "not used (needs a split axis, the last axis whole)");
-      std::printf("csv,%d,%s,%s,%s,%d,%.3f,%.3f,%.3f,%.5f,%.3f\n", size, dom.describe_grid().c_str(),
+      if (fuse_depth > 0)
+        std::printf("  %-15s fused %8.2f GCell-updates/s (%.3f ms/step; %d step(s) an exchange, halos %d deep) | "
+                    "fused passes only %s\n",
+                    "", rate(fused), fused / steps * 1e3, k, fuse_depth * ghost,
+                    fused_only > 0 ? std::to_string(rate(fused_only)).c_str() : "- (not fused)");
+      std::printf("csv,%d,%s,%s,%s,%d,%.3f,%.3f,%.3f,%.5f,%.3f,%.3f,%.3f,%d\n", size, dom.describe_grid().c_str(),
                   global.to_string().c_str(), tmpi::to_string(t).c_str(), steps, rate(overlapped), rate(serial),
-                  rate(sweeps), halos / steps * 1e3, boxes > 0 ? rate(boxes) : 0.0);
+                  rate(sweeps), halos / steps * 1e3, boxes > 0 ? rate(boxes) : 0.0, fused > 0 ? rate(fused) : 0.0,
+                  fused_only > 0 ? rate(fused_only) : 0.0, k);
     }
   }
   MPI_Finalize();

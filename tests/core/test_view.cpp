@@ -1,4 +1,5 @@
 // core: extents, layouts, views, accessors, deep_copy and mirrors.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -215,6 +216,61 @@ TEST_CASE("box: a sub-box shares memory, its ghosts are the neighbour cells, its
   CHECK_THROWS_AS(v.box({0, 0}, ts::extents{0, 2}), ts::invalid_argument_error);
   CHECK_THROWS_AS(v.box({0, 0}, ts::extents{std::int64_t{1} << 62, 2}), ts::invalid_argument_error);
   CHECK_THROWS_AS((ts::View<float, 2>().box({0, 0}, ts::extents{1, 1})), ts::invalid_argument_error);
+}
+
+TEST_CASE("box with a narrower ghost layer reaches into the view's ghosts, its own ghosts inside the view") {
+  // ghost 3, rows padded to 8: the box grown 2 cells into the ghosts keeps a ghost of 1
+  ts::View<double, 3> u("u", ts::layout<3>(ts::extents{9, 7, 11}, 3, 8));
+  ts::test::fill_random(u, 49);
+  const auto grown = u.box({-2, -1, 0}, ts::extents{13, 9, 11}, 1);
+  CHECK(grown.label() == "u[box -2..11, -1..8, 0..11, ghost 1)");
+  CHECK(grown.extents() == ts::extents{13, 9, 11});
+  CHECK(grown.ghost() == 1);
+  CHECK_FALSE(grown.layout().dense());
+  int differ = 0;
+  ts::test::for_each_point<3>(grown.extents(), 1,
+                              [&](auto z, auto y, auto x) { differ += &grown(z, y, x) != &u(z - 2, y - 1, x); });
+  CHECK(differ == 0);
+  // its memory starts at its first ghost cell's row, inside u's, and ends at its far corner
+  CHECK(grown.data() >= u.data());
+  CHECK(&grown(-1, -1, -1) == grown.data() + grown.layout().pad_left());
+  CHECK(&grown(13, 9, 11) == grown.data() + grown.layout().span() - 1);
+  CHECK(&grown(13, 9, 11) <= u.data() + u.layout().span() - 1);
+  // the interior's rows start where u's do: 16-byte aligned, as the vector strategies need
+  CHECK(reinterpret_cast<std::uintptr_t>(&grown(0, 0, 0)) % 16 == 0);
+  // the same ghost width is box(first, count); a box of the box, and ghost 0
+  CHECK(u.box({1, 2, 3}, ts::extents{2, 2, 2}, 3).layout() == u.box({1, 2, 3}, ts::extents{2, 2, 2}).layout());
+  const auto core = grown.box({2, 1, 0}, ts::extents{9, 7, 11}, 0);
+  CHECK(&core(0, 0, 0) == &u(0, 0, 0));
+  CHECK(&core(8, 6, 10) == &u(8, 6, 10));
+  // a sweep into the grown box writes it and nothing else
+  ts::View<double, 3> out("out", u.layout());
+  std::fill(out.data(), out.data() + out.layout().span(), std::numeric_limits<double>::quiet_NaN());
+  const auto st = ts::test::random_stencil<ts::star<3, 1>, double>(50);
+  ts::apply(ts::host::serial{}, st, grown, out.box({-2, -1, 0}, ts::extents{13, 9, 11}, 1));
+  ts::index_t written = 0, wrong = 0;
+  ts::test::for_each_point<3>(u.extents(), 3, [&](auto z, auto y, auto x) {
+    const bool inside = z >= -2 && z < 11 && y >= -1 && y < 8 && x >= 0 && x < 11;
+    written += !std::isnan(out(z, y, x));
+    if (inside) {
+      double want = 0;
+      for (int k = 0; k < 7; ++k)
+        want += st.coeffs[k] * u(z + ts::star<3, 1>::points[k][0], y + ts::star<3, 1>::points[k][1],
+                                 x + ts::star<3, 1>::points[k][2]);
+      wrong += std::abs(out(z, y, x) - want) > 1e-14 * (1 + std::abs(want));
+    }
+  });
+  CHECK(written == 13 * 9 * 11);
+  CHECK(wrong == 0);
+  // the box and its ghosts must stay in u's cells; the ghost width in [0, u's]
+  CHECK_THROWS_WITH_AS(u.box({-3, 0, 0}, ts::extents{2, 2, 2}, 1),
+                       doctest::Contains("2 point(s) from -3 along axis 0 of 'u' (interior 9x7x11, ghost 3"),
+                       ts::invalid_argument_error);
+  CHECK_THROWS_AS(u.box({0, 0, 0}, ts::extents{2, 2, 13}, 2), ts::invalid_argument_error);  // ends past 11 + 3 - 2
+  CHECK_NOTHROW(u.box({0, 0, 0}, ts::extents{2, 2, 12}, 2));
+  CHECK_THROWS_AS(u.box({0, 0, 0}, ts::extents{2, 2, 2}, 4), ts::invalid_argument_error);
+  CHECK_THROWS_AS(u.box({0, 0, 0}, ts::extents{2, 2, 2}, -1), ts::invalid_argument_error);
+  CHECK_THROWS_AS(u.box({-1, 0, 0}, ts::extents{std::int64_t{1} << 62, 2, 2}, 1), ts::invalid_argument_error);
 }
 
 TEST_CASE("box: an inner box and its shell swept one after another equal one sweep, and nothing outside is written") {

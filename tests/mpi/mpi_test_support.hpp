@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -94,6 +95,40 @@ std::vector<ts::boundary_conditions<Rank>> boundary_cases() {
   mixed.set(0, boundary::periodic(), boundary::periodic()).set(Rank - 1, boundary::dirichlet(-1), boundary::neumann());
   v.push_back(mixed);
   return v;
+}
+
+/// One process's `steps` sweeps of st under bc on the global field `init` (host::serial,
+/// ghosts filled before each): what every distributed iterate is compared with.
+template <class S, class T>
+ts::View<T, 3> serial_reference(const ts::stencil<S, T>& st, const ts::View<T, 3>& init, int steps,
+                                const ts::boundary_conditions<3>& bc) {
+  ts::View<T, 3> a("a", init.layout()), b("b", init.layout());
+  ts::deep_copy(a, init);
+  ts::iterate_options<T, 3, ts::HostSpace> opt;
+  opt.boundary = bc;
+  return ts::iterate(ts::host::serial{}, st, a, b, steps, opt);
+}
+
+/// A random averaging stencil whose coefficients are mirror-symmetric along every axis (a
+/// pass may fuse several steps under Neumann faces only then: edge_rules.hpp).
+template <class S, class T>
+ts::stencil<S, T> symmetric_averaging_stencil(std::uint64_t seed) {
+  auto st = random_stencil<S, T>(seed);
+  T sum = 0;
+  for (int k = 0; k < ts::shape_traits<S>::size; ++k) {
+    // the coefficient of the point whose offsets are |S::points[k]|, as the seed draws it
+    int j = 0;
+    while (true) {
+      bool same = true;
+      for (int e = 0; e < S::rank; ++e) same = same && S::points[j][e] == std::abs(S::points[k][e]);
+      if (same) break;
+      ++j;
+    }
+    st.coeffs[k] = std::abs(random_stencil<S, T>(seed).coeffs[j]) + T(0.05);
+    sum += st.coeffs[k];
+  }
+  for (auto& c : st.coeffs) c /= sum;
+  return st;
 }
 
 template <int Rank>

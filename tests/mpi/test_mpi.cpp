@@ -13,8 +13,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -280,18 +283,14 @@ void check_iterate(int steps, std::uint64_t seed) {
     for (auto& c : s.coeffs) c /= sum;  // an averaging step: stays bounded over many steps
     return s;
   }();
+  ts::View<T, 3> init("init", global, g);
+  fill_random(init, seed + 1);
   for (const auto& bc : boundary_cases<3>()) {
-    ts::View<T, 3> a("a", global, g), b("b", global, g);
-    fill_random(a, seed + 1);
-    ts::iterate_options<T, 3, ts::HostSpace> opt;
-    opt.boundary = bc;
-    const auto ref = ts::iterate(ts::host::serial{}, st, a, b, steps, opt);
+    const auto ref = serial_reference(st, init, steps, bc);
     for (const auto& dims : process_grids<3>()) {
       const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, global, periodic_axes(bc), dims);
       if (thinner_than(dom, g)) continue;
       tmpi::distributed_view<T, 3> u("u", dom, g), scratch("scratch", u);
-      ts::View<T, 3> init("init", global, g);
-      fill_random(init, seed + 1);
       tmpi::scatter_from(init, u);
       const auto r = tmpi::iterate(P{}, st, u, scratch, steps, bc);
       INFO(P::name(), " ", ts::shape_name<S>(), ", ", grid_text(dom), ", ", bc_text(bc));
@@ -308,6 +307,89 @@ TEST_CASE("distributed iterate equals one process bit for bit: stars, boxes, eve
   check_iterate<ts::host::serial, ts::star<3, 1>, double>(7, 11);
   check_iterate<ts::host::parallel, ts::box<3, 1>, float>(5, 12);
   check_iterate<ts::host::parallel, ts::star<3, 2>, double>(4, 13);
+}
+
+/// Temporal blocking across ranks: halos `depth` r deep, policy fusing `fuse` steps; every
+/// rank's block after `steps` steps within rounding of one process's sweep-a-step result,
+/// in the view a sweep a step leaves it in, its halos filled.
+template <class S, class T>
+void check_fused_across_ranks(int depth, int fuse, int steps, std::uint64_t seed) {
+  constexpr int r = ts::shape_traits<S>::radius;
+  const ts::extents<3> global{21, 17, 26};
+  const auto st = symmetric_averaging_stencil<S, T>(seed);
+  const ts::host::parallel policy{.num_threads = 2, .fuse = fuse};
+  const double tol = sizeof(T) == 4 ? 2e-6 : 1e-13;
+  int fused_cases = 0;
+  ts::View<T, 3> init("init", global, r);
+  fill_random(init, seed + 1);
+  for (const auto& bc : boundary_cases<3>()) {
+    const auto ref = serial_reference(st, init, steps, bc);
+    for (const auto& dims : process_grids<3>()) {
+      const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, global, periodic_axes(bc), dims);
+      if (thinner_than(dom, depth * r)) continue;
+      tmpi::distributed_view<T, 3> u("u", dom, depth * r), scratch("scratch", u);
+      tmpi::scatter_from(init, u);
+      // halos hold NaN sentinels: the passes must exchange them (and leave none behind)
+      for (const auto* v : {&u, &scratch}) {
+        const auto& l = v->local();
+        for_each_point<3>(l.extents(), depth * r, [&](auto z, auto y, auto x) {
+          if (z < 0 || y < 0 || x < 0 || z >= l.extents()[0] || y >= l.extents()[1] || x >= l.extents()[2])
+            l(z, y, x) = std::numeric_limits<T>::quiet_NaN();
+        });
+      }
+      const int k = tmpi::steps_between_exchanges(policy, st, u, std::optional(bc));
+      // Dirichlet walls: a stencil reading past the wall fuses one step (edge_rules.hpp)
+      const bool reads_past_wall = r > 1 && std::any_of(bc.faces.begin(), bc.faces.end(), [](const auto& f) {
+                                     return f.kind == ts::boundary_kind::dirichlet;
+                                   });
+      INFO(ts::shape_name<S>(), ", depth ", depth, ", fuse ", fuse, ", ", grid_text(dom), ", ", bc_text(bc));
+      CHECK(k == (reads_past_wall ? 1 : std::min(depth, fuse)));
+      fused_cases += k >= 2;
+      const auto res = tmpi::iterate(policy, st, u, scratch, steps, bc);
+      CHECK(res.local().data() == (steps % 2 ? scratch : u).local().data());
+      double worst = 0;
+      const auto& off = dom.offset();
+      for_each_point<3>(res.local().extents(), 0, [&](auto z, auto y, auto x) {
+        const double d = std::abs(double(res.local()(z, y, x)) - double(ref(z + off[0], y + off[1], x + off[2])));
+        worst = std::isnan(d) ? 1e300 : std::max(worst, d);
+      });
+      CHECK(worst <= tol * std::max(1.0, double(ts::norm_max(ref))));
+      if (k < 2) continue;  // a sweep a step leaves the halos of its last fill
+      // its halos are filled: a fresh fill changes nothing (NaN would stay NaN: counted)
+      tmpi::distributed_view<T, 3> again("again", res);
+      std::copy(res.local().data(), res.local().data() + res.local().layout().span(), again.local().data());
+      tmpi::fill_halos(again, bc);
+      ts::index_t differ = 0;
+      for_each_point<3>(res.local().extents(), depth * r, [&](auto z, auto y, auto x) {
+        differ += !(res.local()(z, y, x) == again.local()(z, y, x));
+      });
+      CHECK(differ == 0);
+    }
+  }
+  if (world_size() > 1) CHECK(fused_cases > 0);  // the fused path ran, not only the fallback
+}
+
+TEST_CASE("temporal blocking across ranks: k steps an exchange equal a sweep a step to rounding, every boundary kind") {
+  check_fused_across_ranks<ts::star<3, 1>, double>(3, 4, 7, 21);  // 3 steps an exchange, odd steps
+  check_fused_across_ranks<ts::box<3, 1>, float>(2, 4, 6, 22);    // the halos allow 2
+  check_fused_across_ranks<ts::star<3, 2>, double>(2, 2, 5, 23);  // periodic and Neumann fuse; walls do not
+}
+
+TEST_CASE("temporal blocking across ranks needs a fusing policy, conditions and halos 2 r deep") {
+  const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, ts::extents<3>{16, 16, 16});
+  const auto st = symmetric_averaging_stencil<ts::star<3, 1>, double>(5);
+  const auto walls = std::optional(ts::boundary_conditions<3>::uniform(ts::boundary::dirichlet(0)));
+  const tmpi::distributed_view<double, 3> deep("deep", dom, 4), thin("thin", dom, 1);
+  CHECK(tmpi::steps_between_exchanges(ts::host::parallel{.fuse = 4}, st, deep, walls) == 4);
+  CHECK(tmpi::steps_between_exchanges(ts::host::parallel{.fuse = 8}, st, deep, walls) == 4);  // the halos' depth
+  CHECK(tmpi::steps_between_exchanges(ts::host::parallel{.fuse = 4}, st, thin, walls) == 1);
+  CHECK(tmpi::steps_between_exchanges(ts::host::parallel{.fuse = 4}, st, deep, std::nullopt) == 1);
+  CHECK(tmpi::steps_between_exchanges(ts::host::parallel{}, st, deep, walls) == 1);
+  CHECK(tmpi::steps_between_exchanges(ts::host::serial{}, st, deep, walls) == 1);
+  // Neumann faces with coefficients that do not mirror: one step a pass, so an exchange a step
+  const auto lopsided = random_stencil<ts::star<3, 1>, double>(6);
+  CHECK(tmpi::steps_between_exchanges(ts::host::parallel{.fuse = 4}, lopsided, deep,
+                                      std::optional(ts::boundary_conditions<3>::uniform(ts::boundary::neumann()))) == 1);
 }
 
 TEST_CASE("fill_halos refuses blocks thinner than the ghost width on every rank") {

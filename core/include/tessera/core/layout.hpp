@@ -140,20 +140,26 @@ class layout {
   }
 
   /// The same rows and strides over a sub-box of `count` interior points a axis, starting
-  /// `first` points in (View::box). The caller checks that the box lies in the interior. Row
-  /// alignment and padding stay, so a box whose rows start `first[Rank-1]` elements in keeps
-  /// them aligned when that offset is a multiple of the alignment (the whole row: 0); the
-  /// layout is dense only where the box takes whole rows and planes below axis 0.
-  layout with_box(const array<index_t, Rank>& first, const extents<Rank>& count) const {
-    bool whole_below_axis0 = true;
+  /// `first` points in, with a ghost layer `ghost` wide (View::box), for memory that starts
+  /// at the box's first ghost cell's row (first + this ghost - ghost rows and planes in, and
+  /// as many elements into the row). The caller checks that the box and its ghosts lie in
+  /// this layout's cells. Row alignment and padding stay, so a box whose rows start
+  /// `first[Rank-1]` elements in keeps its interior aligned when that offset is a multiple
+  /// of the alignment (the whole row: 0); the layout is dense only where the box takes
+  /// whole rows and planes below axis 0 with the same ghost width.
+  layout with_box(const array<index_t, Rank>& first, const extents<Rank>& count, int ghost) const {
+    bool whole_below_axis0 = ghost == ghost_;
     for (int d = 1; d < Rank; ++d) whole_below_axis0 = whole_below_axis0 && first[d] == 0 && count[d] == interior_[d];
     if (whole_below_axis0) return with_planes(count[0]);
     layout l = *this;
     l.interior_ = count;
+    l.ghost_ = ghost;
     l.dense_ = false;
+    l.origin_ = pad_left_;
+    for (int d = 0; d < Rank; ++d) l.origin_ += index_t(ghost) * stride_[d];
     // the box's last element, ghosts included, from its first ghost cell's row start
     l.span_ = pad_left_ + 1;
-    for (int d = 0; d < Rank; ++d) l.span_ += (count[d] + 2 * index_t(ghost_) - 1) * stride_[d];
+    for (int d = 0; d < Rank; ++d) l.span_ += (count[d] + 2 * index_t(ghost) - 1) * stride_[d];
     return l;
   }
 

@@ -150,20 +150,48 @@ class View {
   /// multiple of 16 bytes. Labelled "u[box 1..5, 0..7, 2..9)". Throws invalid_argument_error,
   /// naming the view and the axis, for a box that leaves the interior or is empty.
   View box(const array<index_t, Rank>& first, const tessera::extents<Rank>& count) const {
+    return box(first, count, ghost());
+  }
+
+  /// The same with a ghost layer `ghost` cells wide (0 to this view's ghost width), which
+  /// lets the box reach into this view's ghost layer: `first` may go down to
+  /// ghost - this->ghost() and the box end up to this->ghost() - ghost cells past the
+  /// interior, so that the box and its own ghosts stay inside this view's cells. A rank
+  /// whose halos are k steps deep sweeps its block grown into them this way, its k fused
+  /// steps reading the outermost layer as fixed (tessera/mpi/fused_passes.hpp). Labelled as
+  /// box() labels, with ", ghost g" where g differs. Throws invalid_argument_error, naming
+  /// the view and the axis, for a box that leaves this view's cells or is empty, or a ghost
+  /// width outside [0, ghost()].
+  View box(const array<index_t, Rank>& first, const tessera::extents<Rank>& count, int ghost) const {
     const auto& n = extents();
+    const index_t g = state_ ? this->ghost() : 0;
+    if (state_ && (ghost < 0 || ghost > g))
+      throw invalid_argument_error("tessera::View::box: a ghost width of " + std::to_string(ghost) + " for a box of " +
+                                   describe() + "; ask for 0 to " + std::to_string(g) +
+                                   " (a box's ghosts are cells of the view)");
+    const index_t reach = g - ghost;  // how far past the interior the box may go
     std::string label_text = label() + "[box ";
     for (int d = 0; d < Rank; ++d) {
-      // first + count is not formed until both are known to lie in [0, n]: it could overflow
-      if (!state_ || count[d] < 1 || first[d] < 0 || count[d] > n[d] || first[d] > n[d] - count[d])
-        throw invalid_argument_error("tessera::View::box: " + std::to_string(count[d]) + " point(s) from " +
-                                     std::to_string(first[d]) + " along axis " + std::to_string(d) + " of " +
-                                     describe() + " are not inside its interior [0, " + std::to_string(n[d]) +
-                                     "); ask for a box of at least one point an axis inside the interior");
+      // first + count is not formed until both are known to lie in [-reach, n + reach]: it
+      // could overflow
+      if (!state_ || count[d] < 1 || first[d] < -reach || count[d] > n[d] + 2 * reach ||
+          first[d] > n[d] + reach - count[d])
+        throw invalid_argument_error(
+            "tessera::View::box: " + std::to_string(count[d]) + " point(s) from " + std::to_string(first[d]) +
+            " along axis " + std::to_string(d) + " of " + describe() + " are not inside " +
+            (reach == 0 ? "its interior [0, " + std::to_string(n[d]) + ")"
+                        : "[" + std::to_string(-reach) + ", " + std::to_string(n[d] + reach) +
+                              ") (its interior and the ghost layers a box with ghost " + std::to_string(ghost) +
+                              " may cover)") +
+            "; ask for a box of at least one point an axis inside the interior" +
+            (reach == 0 ? "" : " or that many ghost layers"));
       label_text += (d ? ", " : "") + std::to_string(first[d]) + ".." + std::to_string(first[d] + count[d]);
     }
+    if (ghost != g) label_text += ", ghost " + std::to_string(ghost);
+    // the box's first ghost cell's row starts this far in (never before this view's rows)
     index_t offset = 0;
-    for (int d = 0; d < Rank; ++d) offset += first[d] * layout().stride(d);
-    return sub_view(label_text + ")", offset, layout().with_box(first, count));
+    for (int d = 0; d < Rank; ++d) offset += (first[d] + reach) * layout().stride(d);
+    return sub_view(label_text + ")", offset, layout().with_box(first, count, ghost));
   }
 
   /// The trivially copyable accessor kernels and loops index.

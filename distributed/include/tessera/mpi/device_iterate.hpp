@@ -24,6 +24,14 @@
 // the messages between processes (whose edges and corners carry the same constants the
 // full fill writes there), as tessera::iterate fills such ghosts once on one GPU (the face
 // fills are a fifth of a step at 512^3 a GPU: perf/RESULTS.md).
+//
+// Temporal blocking across ranks (fused_passes.hpp): with a policy that fuses steps
+// (cuda::temporal_blocking; cuda::automatic and tessera::automatic where the fusion table
+// fuses the grown block) and halos k r cells deep (u created with ghost k r, r the
+// stencil's radius), a rank exchanges once every k steps, on the legacy default stream
+// ordered after the last pass, and runs them as one fused pass over its block grown into
+// the halos (not overlapped: the exchange waits for the pass). The result equals the
+// sweep-a-step one to rounding; its halos are filled at the end.
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -37,6 +45,7 @@
 #include "tessera/mpi/device_exchange.hpp"
 #include "tessera/mpi/overlap_boxes.hpp"
 #include "tessera/mpi/device_overlapped_step.hpp"
+#include "tessera/mpi/fused_passes.hpp"
 
 namespace tessera::mpi {
 
@@ -52,6 +61,19 @@ distributed_view<T, Rank, CudaSpace> iterate(const Policy& policy, const stencil
     throw extent_mismatch_error(who + ": " + u.local().describe() + " and " + scratch.local().describe() +
                                 " are not blocks of one domain with one layout; create scratch as "
                                 "distributed_view(label, u)");
+  if constexpr (fuses_steps<Policy, S, T, Rank, CudaSpace>) {
+    if (const int k = steps > 0 ? steps_between_exchanges(policy, st, u, bc) : 1; k >= 2) {
+      // the passes run on the legacy default stream, which fill() orders itself after and
+      // which waits for fill() (it returns once the halos are written)
+      const auto result = fused_passes(
+          st, u, scratch, steps, *bc, k, [&](const auto& v, const auto& conditions) { exchange.fill(v, conditions); },
+          [&](const auto& in, const auto& out, int s, const auto& conditions) {
+            sweep_steps(policy, st, in, out, s, conditions);  // the legacy default stream
+          });
+      tessera::detail::cuda_check(cudaStreamSynchronize(cudaStream_t{}), "cudaStreamSynchronize", who);
+      return result;
+    }
+  }
   const bool overlapped = mode == overlap::automatic && exchange.can_overlap(u);
   const cudaStream_t compute = exchange.compute_stream();
   const auto split = overlapped ? overlap_boxes<Rank>(u.domain().dims(), u.local().extents(), static_cast<int>(u.ghost()))

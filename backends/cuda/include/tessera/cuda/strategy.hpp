@@ -236,11 +236,12 @@ std::string plane_too_large(const extents<Rank>& e, const std::string& strategy)
          " indexes a plane with 32-bit offsets: use cuda::streaming";
 }
 
-/// "" when every row of `v` starts its interior on a 16-byte boundary (the allocation
-/// and the padded row length are multiples of 16 bytes); else why not, for `strategy`.
+/// "" when every row of `v` starts its interior on a 16-byte boundary (the interior's
+/// first element and the padded row length are multiples of 16 bytes; the strides are
+/// multiples of the row length); else why not, for `strategy`.
 template <class T, int Rank, class Space>
 std::string rows_on_16_bytes(const View<T, Rank, Space>& v, const std::string& strategy, const std::string& fallback) {
-  const auto address = reinterpret_cast<std::uintptr_t>(v.data());
+  const auto address = reinterpret_cast<std::uintptr_t>(v.accessor().origin);
   const auto row_bytes = static_cast<std::size_t>(v.layout().row_alignment()) * sizeof(T);
   if (address % 16 == 0 && row_bytes % 16 == 0) return {};
   return strategy + " and needs every row's interior on a 16-byte boundary, but " + v.describe() +
