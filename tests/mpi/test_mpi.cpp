@@ -132,7 +132,17 @@ TEST_CASE("overlap_boxes: the inner box reads no halo of a split axis, the shell
     CHECK(tmpi::overlap_possible<3>(dims, n, g) == (split && thick && dims[2] == 1));
     if (!tmpi::overlap_possible<3>(dims, n, g)) continue;
     ++tried;
-    const auto s = tmpi::overlap_boxes<3>(dims, n, g);
+    // every face waits (the default), or a random set of them (the faces with a neighbour,
+    // and global faces that a step fills); at least one side of each split axis waits
+    tmpi::faces_waiting<3> waits{};
+    for (auto& f : waits) f = {true, true};
+    const bool some = trial % 2 == 1;
+    if (some)
+      for (auto& f : waits) {
+        const auto r = gen() % 3;
+        f = {r != 1, r != 2};
+      }
+    const auto s = some ? tmpi::overlap_boxes<3>(dims, n, g, waits) : tmpi::overlap_boxes<3>(dims, n, g);
     // how many boxes hold each cell: exactly one
     std::vector<int> covered(std::size_t(n.size()), 0);
     auto mark = [&](const tmpi::block_box<3>& b) {
@@ -145,17 +155,29 @@ TEST_CASE("overlap_boxes: the inner box reads no halo of a split axis, the shell
     mark(s.inner);
     for (const auto& b : s.shell) mark(b);
     CHECK(std::count(covered.begin(), covered.end(), 1) == ts::index_t(covered.size()));
-    CHECK(s.shell.size() == std::size_t(2 * ((dims[0] > 1) + (dims[1] > 1))));
-    // the inner box and its reach stay inside the block along every split axis
+    std::size_t slabs = 0;
+    for (int a = 0; a < 3; ++a)
+      if (dims[a] > 1) slabs += std::size_t(waits[a][0]) + std::size_t(waits[a][1]);
+    CHECK(s.shell.size() == slabs);
+    // the inner box and its reach stay inside the block on every waiting face of a split
+    // axis, and reach the faces that do not wait
     for (int a = 0; a < 3; ++a)
       if (dims[a] > 1) {
-        CHECK(s.inner.first[a] - g >= 0);
-        CHECK(s.inner.first[a] + s.inner.count[a] + g <= n[a]);
+        CHECK(s.inner.first[a] == (waits[a][0] ? g : 0));
+        CHECK(n[a] - s.inner.first[a] - s.inner.count[a] == (waits[a][1] ? g : 0));
       } else {
         CHECK(s.inner.count[a] == n[a]);
       }
   }
   CHECK(tried > 50);
+  // on a domain: the faces with a neighbour wait, the global faces only where steps fill them
+  const tmpi::cartesian_domain<3> dom(MPI_COMM_WORLD, ts::extents<3>{16, 16, 16}, {false, true, false});
+  for (const bool filled : {false, true}) {
+    const auto w = tmpi::faces_waiting_for_halos(dom, filled);
+    for (int a = 0; a < 3; ++a)
+      for (int side = 0; side < 2; ++side)
+        CHECK(w[a][side] == (filled || a == 1 || !dom.on_global_boundary(a, side)));
+  }
 }
 
 TEST_CASE("the process grid moves the fewest halo cells: long grids cut across their length, ties stay balanced") {

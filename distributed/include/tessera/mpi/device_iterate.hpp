@@ -76,13 +76,15 @@ distributed_view<T, Rank, CudaSpace> iterate(const Policy& policy, const stencil
   }
   const bool overlapped = mode == overlap::automatic && exchange.can_overlap(u);
   const cudaStream_t compute = exchange.compute_stream();
-  const auto split = overlapped ? overlap_boxes<Rank>(u.domain().dims(), u.local().extents(), static_cast<int>(u.ghost()))
+  // all faces Dirichlet, reach 1: the global faces' ghosts of both views filled here, once (each
+  // fill also exchanges, as every step's does); the steps then leave them as they are, so
+  // only the faces with a neighbour wait for the comm stream
+  const bool constant_faces = steps > 0 && ghosts_read_are_constant(bc, shape_traits<S>::radius);
+  const auto split = overlapped ? overlap_boxes<Rank>(u.domain().dims(), u.local().extents(), static_cast<int>(u.ghost()),
+                                                      faces_waiting_for_halos(u.domain(), !constant_faces && bc))
                                 : overlap_split<Rank>{};
   distributed_view<T, Rank, CudaSpace> in = u, out = scratch;
   exchange.after_default_stream();
-  // all faces Dirichlet, reach 1: the global faces' ghosts of both views filled here, once (each
-  // fill also exchanges, as every step's does); the steps then leave them as they are
-  const bool constant_faces = steps > 0 && ghosts_read_are_constant(bc, shape_traits<S>::radius);
   if (constant_faces) {
     exchange.fill(in, bc);
     exchange.fill(out, bc);

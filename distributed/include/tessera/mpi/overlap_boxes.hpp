@@ -14,6 +14,7 @@
 
 #include "tessera/core/array.hpp"
 #include "tessera/core/extents.hpp"
+#include "tessera/mpi/cartesian.hpp"
 
 namespace tessera::mpi {
 
@@ -46,22 +47,39 @@ bool overlap_possible(const std::array<int, Rank>& dims, const extents<Rank>& n,
 /// The inner box and the shell's boxes of a block (overlap_possible must hold): the shell
 /// takes, for each split axis k in order, its two slabs of g cells, over the inner range of
 /// the split axes before k and the whole range of every other axis. Inner and shell are
-/// disjoint and cover the block.
+/// disjoint and cover the block. (overlap_boxes with faces_waiting below: only the faces
+/// that read what the comm stream writes.)
 template <int Rank>
 struct overlap_split {
   block_box<Rank> inner;
   std::vector<block_box<Rank>> shell;
 };
 
+/// Per face (axis, low/high side): whether the block's cells within g of it wait for the
+/// comm stream, that is, read ghosts it writes.
 template <int Rank>
-overlap_split<Rank> overlap_boxes(const std::array<int, Rank>& dims, const extents<Rank>& n, int g) {
+using faces_waiting = std::array<std::array<bool, 2>, Rank>;
+
+/// The same where only the faces in `waits` wait: the inner box reaches every other face
+/// of a split axis (a global face whose ghosts no step writes, such as Dirichlet walls
+/// filled once), and the shell has slabs only where a face waits, so a block with one
+/// neighbour an axis sweeps half the shell's boxes. Inner and shell still tile the block.
+template <int Rank>
+overlap_split<Rank> overlap_boxes(const std::array<int, Rank>& dims, const extents<Rank>& n, int g,
+                                  const faces_waiting<Rank>& waits) {
   overlap_split<Rank> s;
   s.inner.count = n;
   for (int a = 0; a < Rank; ++a)
-    if (dims[a] > 1) s.inner.first[a] = g, s.inner.count[a] = n[a] - 2 * index_t(g);
+    if (dims[a] > 1)
+      for (int side = 0; side < 2; ++side)
+        if (waits[a][side]) {
+          if (side == 0) s.inner.first[a] = g;
+          s.inner.count[a] -= g;
+        }
   for (int k = 0; k < Rank; ++k) {
     if (dims[k] == 1) continue;
     for (int side = 0; side < 2; ++side) {
+      if (!waits[k][side]) continue;
       block_box<Rank> b;
       b.count = n;
       for (int j = 0; j < k; ++j) b.first[j] = s.inner.first[j], b.count[j] = s.inner.count[j];
@@ -71,6 +89,25 @@ overlap_split<Rank> overlap_boxes(const std::array<int, Rank>& dims, const exten
     }
   }
   return s;
+}
+
+/// The faces of this rank's block that wait for the comm stream in a step: those with a
+/// neighbour (their halos are messages), and the global faces too where a step fills their
+/// ghosts (`global_faces_filled`: conditions other than walls filled once).
+template <int Rank>
+faces_waiting<Rank> faces_waiting_for_halos(const cartesian_domain<Rank>& dom, bool global_faces_filled) {
+  faces_waiting<Rank> w{};
+  for (int a = 0; a < Rank; ++a)
+    for (int side = 0; side < 2; ++side)
+      w[a][side] = global_faces_filled || dom.periodic(a) || !dom.on_global_boundary(a, side);
+  return w;
+}
+
+template <int Rank>
+overlap_split<Rank> overlap_boxes(const std::array<int, Rank>& dims, const extents<Rank>& n, int g) {
+  faces_waiting<Rank> every{};
+  for (auto& f : every) f = {true, true};
+  return overlap_boxes<Rank>(dims, n, g, every);
 }
 
 }  // namespace tessera::mpi
