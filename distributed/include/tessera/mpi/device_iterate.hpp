@@ -1,7 +1,8 @@
 #pragma once
 // mpi::iterate on distributed device views (CudaSpace): each step fills the input's halos
 // through a device_exchange and sweeps every rank's block with a CUDA policy (or
-// tessera::automatic), the views alternating as in tessera::iterate.
+// tessera::automatic), the views alternating as in tessera::iterate; the result's halos are
+// filled at the end.
 //
 // Overlap. Where some axes are split over the processes and the last axis is not
 // (exchange.can_overlap: a slab such as 4x1x1, or a block grid such as 2x2x1), a step runs
@@ -105,6 +106,7 @@ distributed_view<T, Rank, CudaSpace> iterate(const Policy& policy, const stencil
     std::swap(in, out);
   }
   tessera::detail::cuda_check(cudaStreamSynchronize(compute), "cudaStreamSynchronize", who);
+  exchange.fill(in, bc);  // the result's halos, as tessera::iterate fills the result's ghosts
   return in;
 }
 

@@ -3,7 +3,8 @@
 // view. Each step fills the input's halos (neighbours' interiors, boundary conditions on
 // the global faces: mpi/halo_exchange.hpp) and sweeps every rank's block with `policy`,
 // unchanged from one process; the views alternate as in tessera::iterate, and the one
-// holding the result is returned. Every point is computed from the same values as in
+// holding the result is returned, its halos filled (ready for the next step or a gather
+// of ghosts, as tessera::iterate fills the result's ghosts). Every point is computed from the same values as in
 // one undistributed run, so the result equals it bit for bit. When every face is
 // Dirichlet and the stencil reads only the walls (reach 1: ghosts_read_are_constant), both
 // views' global faces are filled once and a step exchanges only the messages (as on
@@ -60,6 +61,7 @@ distributed_view<T, Rank, Space> iterate(const Policy& policy, const stencil<S, 
     apply(policy, st, in.local(), out.local());
     std::swap(in, out);
   }
+  fill_halos(in, bc);  // the result's halos, as tessera::iterate fills the result's ghosts
   return in;
 }
 
