@@ -117,7 +117,7 @@ distributed_view<T, Rank, Space> fused_passes(const stencil<S, T>&, const distri
   const index_t grow = index_t(k - 1) * r;
   const View<T, Rank, Space> boxes[2] = {grown_block(u, grow, r), grown_block(scratch, grow, r)};
   for (int i = 0; i < passes; ++i) {
-    fill(in, each_pass);
+    if (i > 0 || !constant_faces) fill(in, each_pass);  // the first: filled whole just above
     const bool from_u = in.local().data() == u.local().data();
     pass(boxes[from_u ? 0 : 1], boxes[from_u ? 1 : 0], steps / passes + (i < steps % passes ? 1 : 0), within);
     std::swap(in, out);
