@@ -18,9 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <optional>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include <tessera/algorithms/heat.hpp>
@@ -121,12 +119,8 @@ int run_heat3d_mpi_order(const run_options& o) {
       // where its fusion table says so), halos as deep as its passes: a rank then exchanges
       // once a pass, its fused pass over the block grown into them (mpi/fused_passes.hpp)
       mpi::distributed_view<T, 3, CudaSpace> du("u", dom, g);
-      int depth = 1;
-      if constexpr (fuses_steps<decltype(policy), typename std::remove_cvref_t<decltype(step)>::shape_type, T, 3, CudaSpace>) {
-        depth = std::max(1, fused_steps(policy, step, du.local(), std::optional(bc)));
-        MPI_Allreduce(MPI_IN_PLACE, &depth, 1, MPI_INT, MPI_MIN, dom.comm());
-        if (depth > 1) du = mpi::distributed_view<T, 3, CudaSpace>("u", dom, g * depth);
-      }
+      const int depth = mpi::steps_fused_on_every_rank(policy, step, du.local(), bc, dom.comm());
+      if (depth > 1) du = mpi::distributed_view<T, 3, CudaSpace>("u", dom, g * depth);
       mpi::distributed_view<T, 3, CudaSpace> ds("scratch", du);
       {
         mpi::distributed_view<T, 3> staged("u", dom, g * depth);

@@ -42,7 +42,7 @@ boundary_conditions<Rank> pass_conditions(const cartesian_domain<Rank>& dom, con
   boundary_conditions<Rank> c = bc;
   for (int d = 0; d < Rank; ++d)
     for (int side = 0; side < 2; ++side)
-      if (!dom.on_global_boundary(d, side) || dom.periodic(d)) c.faces[2 * d + side] = boundary::dirichlet(0.0);
+      if (dom.neighbour(d, side) != MPI_PROC_NULL) c.faces[2 * d + side] = boundary::dirichlet(0.0);
   return c;
 }
 
@@ -55,38 +55,53 @@ View<T, Rank, Space> grown_block(const distributed_view<T, Rank, Space>& u, inde
   extents<Rank> count = u.local().extents();
   for (int d = 0; d < Rank; ++d)
     for (int side = 0; side < 2; ++side)
-      if (!dom.on_global_boundary(d, side) || dom.periodic(d)) {
+      if (dom.neighbour(d, side) != MPI_PROC_NULL) {
         count[d] += grow;
         if (side == 0) first[d] = -grow;
       }
   return u.local().box(first, count, ghost);
 }
 
-/// The most steps mpi::iterate takes between two exchanges with `policy` on u under bc: 1
-/// (an exchange a step) unless the policy fuses steps on u's space (tessera::fuses_steps),
-/// conditions are given, u's halos are at least 2 r deep, and the policy fuses 2 steps or
-/// more on the grown block under bc; then the steps it fuses there, at most u.ghost() / r. The
+/// The steps `policy` fuses in a pass over v under bc (tessera::fuses_steps: the policy's
+/// fused_steps), the fewest over the ranks of `comm`: 1 where the policy does not fuse on
+/// v's space, no conditions are given, or some rank's v is empty or fuses one step. The
 /// blocks differ in extents (and automatic's choice with them) while the exchanges are
-/// collective, so every rank takes the smallest answer (an MPI_Allreduce: call it on every
-/// rank of u's domain together).
+/// collective, so every rank must take the same answer: call it on every rank of comm
+/// together (one MPI_Allreduce where the answer is not known at compile time). How deep,
+/// in steps, halos must be for mpi::iterate to fuse that many across ranks.
+template <class Policy, class S, class T, int Rank, class Space>
+int steps_fused_on_every_rank(const Policy& policy, const stencil<S, T>& st, const View<T, Rank, Space>& v,
+                              const std::type_identity_t<std::optional<boundary_conditions<Rank>>>& bc,
+                              MPI_Comm comm) {
+  if constexpr (!fuses_steps<Policy, S, T, Rank, Space>) {
+    return 1;
+  } else {
+    if (!bc) return 1;  // the same on every rank: no collective needed
+    int mine = v.size() > 0 ? std::max(1, fused_steps(policy, st, v, bc)) : 1;
+    int fewest = mine;
+    MPI_Allreduce(&mine, &fewest, 1, MPI_INT, MPI_MIN, comm);
+    return fewest;
+  }
+}
+
+/// The most steps mpi::iterate takes between two exchanges with `policy` on u under bc: 1
+/// (an exchange a step) where u's halos are shallower than 2 r, else what the policy fuses
+/// on the grown block on every rank (steps_fused_on_every_rank), at most u.ghost() / r.
+/// Asked under the caller's conditions: whether k steps are exact is a question about the
+/// global faces (a Neumann face's mirror, a Dirichlet wall's reach), while the faces the
+/// pass reads as fixed hold real halo values, as deep as the stencil reads. Collective
+/// where the halos are deep enough: call it on every rank of u's domain together.
 template <class Policy, class S, class T, int Rank, class Space>
 int steps_between_exchanges(const Policy& policy, const stencil<S, T>& st, const distributed_view<T, Rank, Space>& u,
                             const std::type_identity_t<std::optional<boundary_conditions<Rank>>>& bc) {
   constexpr int r = shape_traits<S>::radius;
-  if constexpr (!fuses_steps<Policy, S, T, Rank, Space> || r < 1) {
+  if constexpr (r < 1) {
     return 1;
   } else {
     const int deepest = u.ghost() / r;
-    if (!bc || deepest < 2) return 1;  // the same on every rank: no collective needed
-    // asked under the caller's conditions: whether k steps are exact is a question about the
-    // global faces (a Neumann face's mirror, a Dirichlet wall's reach), while the faces the
-    // pass reads as fixed hold real halo values, as deep as the stencil reads
-    int mine = 1;
-    if (u.local().size() > 0)
-      mine = std::clamp(fused_steps(policy, st, grown_block(u, index_t(deepest - 1) * r, r), bc), 1, deepest);
-    int fewest = mine;
-    MPI_Allreduce(&mine, &fewest, 1, MPI_INT, MPI_MIN, u.domain().comm());
-    return fewest;
+    if (deepest < 2) return 1;  // the same on every rank: no collective needed
+    const auto grown = grown_block(u, index_t(deepest - 1) * r, r);
+    return std::min(deepest, steps_fused_on_every_rank(policy, st, grown, bc, u.domain().comm()));
   }
 }
 

@@ -99,7 +99,7 @@ faces_waiting<Rank> faces_waiting_for_halos(const cartesian_domain<Rank>& dom, b
   faces_waiting<Rank> w{};
   for (int a = 0; a < Rank; ++a)
     for (int side = 0; side < 2; ++side)
-      w[a][side] = global_faces_filled || dom.periodic(a) || !dom.on_global_boundary(a, side);
+      w[a][side] = global_faces_filled || dom.neighbour(a, side) != MPI_PROC_NULL;
   return w;
 }
 
