@@ -721,6 +721,13 @@ int main(int argc, char** argv) {
                                                                                copy_gbs, rs, agree);
       run_fused_case<ts::star<3, 1>, float, tb::tb_2, tb::tb_3, tb_default, tb::tb_3_64x32, tb::tb_4_64x32>(
           opt, ts::extents<3>{256, 256, 256}, copy_gbs, rs, agree);
+      run_fused_case<ts::star<3, 1>, float, tb::tb_2, tb::tb_3, tb_default>(opt, ts::extents<3>{192, 192, 192},
+                                                                            copy_gbs, rs, agree);
+      run_fused_case<ts::box<3, 1>, double, tb_default, tb::tb_3>(opt, e, copy_gbs, rs, agree);
+      run_fused_case<ts::box<2, 1>, float, tb::tb_4, tb::tb_2d_6, tb_default>(opt, ts::extents<2>{8192, 8192},
+                                                                              copy_gbs, rs, agree);
+      run_fused_case<ts::box<2, 1>, double, tb::tb_4, tb::tb_2d_6, tb_default>(opt, ts::extents<2>{8192, 8192},
+                                                                               copy_gbs, rs, agree);
       if (!opt.fused_only.empty() &&
           std::none_of(rs.begin(), rs.end(), [](const result& r) { return r.policy.rfind("fused:", 0) == 0; })) {
         std::fprintf(stderr,

@@ -66,6 +66,8 @@ using tb_4_64x32 = cuda::temporal_blocking<4, 64, 32>;
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_4, T, tessera::star<2, 1>)                           \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_2d_6, T, tessera::star<2, 1>)                        \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_2d_8x128x4, T, tessera::star<2, 1>)                  \
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_4, T, tessera::box<2, 1>)                            \
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_2d_6, T, tessera::box<2, 1>)                         \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_3_64x32, T, tessera::star<3, 1>)                     \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_4_64x32, T, tessera::star<3, 1>)
 #define TESSERA_BENCH_VARIANTS(T)                                                                    \

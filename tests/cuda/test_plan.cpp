@@ -669,6 +669,14 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
   };
   CHECK(box_4096(cu::class_of(lim)) == cu::candidate_of<cu::vector_streaming<>>);
   CHECK(box_4096(h200_class) == cu::candidate_of<cu::pipelined<>>);
+  // the 2D box's fused rows were measured on an H200 only: an H100 takes the nearest class's
+  // row (8 steps) rather than a sweep a step
+  ts::stencil<ts::box<2, 1>, float> box9(ts::box<2, 1>{}, {.05f, .1f, .05f, .1f, .4f, .1f, .05f, .1f, .05f});
+  const auto box9_row =
+      cu::lookup(cu::builtin_fusion_table(), cu::make_tuning_key<ts::box<2, 1>, float>(h200_class, 8192.0 * 8192));
+  REQUIRE(box9_row.has_value());
+  CHECK(*box9_row > 1);
+  CHECK(cu::fusion_choice(lim, box9, ts::extents<2>{8192, 8192}, dirichlet) == *box9_row);
   lim.memory_bandwidth_tbs = 4.8;
   ts::stencil<ts::star<3, 1>, double> seven(ts::star<3, 1>{}, {-6., 1., 1., 1., 1., 1., 1.});
   CHECK(cu::fusion_choice(lim, seven, ts::extents<3>{512, 512, 512},

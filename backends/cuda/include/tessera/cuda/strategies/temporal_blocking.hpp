@@ -13,10 +13,12 @@
 //     neighbours of every level cost no shared memory, nor do the y-neighbours that lie
 //     among the thread's own rows (Rows > 1: of a star's 4 in-plane neighbours, 2 + 2 /
 //     Rows come from shared memory per cell and level, and one barrier serves Rows cells);
-//   * each level below k publishes one plane per step in shared memory (a star: its queue's
-//     centre plane, double-buffered; a shape with off-axis neighbours in other planes, a
-//     box: its newest plane, in a ring of reach + 2 planes), where the next level reads the
-//     in-plane neighbours;
+//   * each level below k publishes one plane per step in shared memory, double-buffered,
+//     where the next level reads the in-plane neighbours: a star its queue's centre plane;
+//     a shape with off-axis neighbours in other planes (a box) its newest plane, whose
+//     contributions to the outputs it feeds (one a plane of reach) the next level adds to
+//     partial sums kept in registers as the plane arrives, so each plane is read from shared
+//     memory once, not once per output plane it feeds;
 //   * all levels advance in the same step, each from what the level below published in the
 //     previous one, so one __syncthreads per step serves every level;
 //   * level k is stored, for the inner (TileX - k * reach_x) x (TileY - k * reach_y)
@@ -59,7 +61,8 @@ struct temporal_blocking_tile {
 namespace detail {
 
 /// True when shape S has a point off the marched axis in another plane (a box's corner):
-/// then a level publishes every plane of its reach, not only the centre plane.
+/// then a level reads the newest plane of the level below and keeps partial sums of the
+/// outputs it feeds, instead of reading the centre plane alone.
 template <class S>
 constexpr bool reads_other_planes() {
   constexpr int march = 3 - S::rank;
@@ -71,12 +74,9 @@ constexpr bool reads_other_planes() {
   return false;
 }
 
-/// Planes each level keeps in shared memory: two (double-buffered centre) for shapes whose
-/// other planes hold only the column itself, else the marched reach + 2.
-template <class S>
-constexpr int published_planes() {
-  return reads_other_planes<S>() ? virtual_reach<S>::width(3 - S::rank) + 2 : 2;
-}
+/// Planes each level keeps in shared memory: one, double-buffered (a star's centre plane,
+/// a box's newest).
+inline constexpr int published_buffers = 2;
 
 /// A published plane in shared memory (the 3D pass): the tile with a border of the shape's
 /// in-plane reach, so the rim's threads read inside it (values they discard) without a branch.
@@ -219,7 +219,7 @@ struct temporal_blocking : device_policy {
       }
       if constexpr (S::rank == 3) {
         p.block[0] = t::tile_x, p.block[1] = t::tile_y / t::rows, p.block[2] = 1;
-        p.shared_bytes = static_cast<std::size_t>(steps) * detail::published_planes<S>() *
+        p.shared_bytes = static_cast<std::size_t>(steps) * detail::published_buffers *
                          detail::published_geometry<S, t::tile_x, t::tile_y>::plane * sizeof(T);
       } else {
         // 2D: warps of 32 lanes, each warp its own strip of tile_x columns, no shared memory

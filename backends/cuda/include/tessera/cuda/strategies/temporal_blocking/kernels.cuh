@@ -29,8 +29,10 @@ __global__ void __launch_bounds__(TileX * TileY / Rows, 1)
   constexpr int lm = -vs::lo(march), hm = vs::hi(march), W = lm + hm + 1;  // queue: W planes
   constexpr int lx = -vs::lo(2), hx = vs::hi(2);
   constexpr int ly = -vs::lo(1), hy = vs::hi(1);
-  constexpr bool ring = detail::reads_other_planes<S>();
-  constexpr int R = detail::published_planes<S>();
+  // a box: each level sums a plane's contributions to the W outputs it feeds as the plane
+  // arrives (partial sums), so it reads only the newest plane of the level below
+  constexpr bool partial_sums = detail::reads_other_planes<S>();
+  constexpr int R = detail::published_buffers;
   constexpr int PX = geo::row, plane_cells = geo::plane;  // a published plane, border included
   constexpr int out_x = TileX - K * (lx + hx), out_y = TileY - K * (ly + hy);
   constexpr int Ahead = W;  // level-0 planes loaded ahead of their step (>= 3 for every reach)
@@ -86,6 +88,10 @@ __global__ void __launch_bounds__(TileX * TileY / Rows, 1)
   // queue[t][j][r]: level t at plane (its newest) - (W - 1) + j of row r's column.
   T queue[K][W][Rows];
   clear_queues(queue);
+  // partial sums (a box): acc[t - 1][i][r], level t's output plane (the one it completes this
+  // step) + 1 + i, summed over the planes of level t - 1 that arrived so far
+  T acc[partial_sums ? K : 1][partial_sums ? W - 1 : 1][Rows];
+  clear_queues(acc);
 
   // Level t computes plane base + s - t * (hm + 1) at step s.
   const int base = m0 - K * lm;
@@ -135,8 +141,10 @@ __global__ void __launch_bounds__(TileX * TileY / Rows, 1)
       reinterpret_cast<char*>(p.out + gy0 * p.out_stride[1] + gx * p.out_stride[2]) + index_t(top_plane) * out_ms_bytes;
 
   // A star's loop unrolled by 2W: the queues, the loads ahead (W of them) and the double
-  // buffer all come round, so their moves become register renaming (no instructions).
-#pragma unroll(ring ? 1 : 2 * W)
+  // buffer all come round, so their moves become register renaming (no instructions). A
+  // box's by 2 (the double buffer): its W x 9 or more terms a level would make 2W copies of
+  // the step too long to compile.
+#pragma unroll(partial_sums ? 2 : 2 * W)
   for (int s = 0; s < steps_total; ++s) {
     T top[Rows];  // level K's plane this step
     // levels whose plane lies beyond a fixed face keep the level below: asked only in a
@@ -148,11 +156,8 @@ __global__ void __launch_bounds__(TileX * TileY / Rows, 1)
       for (int t = 1; t <= K; ++t)
         if (fixed_plane(base + s - t * (hm + 1))) live &= ~(row_bits << ((t - 1) * Rows));
     }
-    const int read_buffer = (s + 1) & 1;  // a star: the centre planes published last step
-    // a ring: plane (plane + dm) was published at step s - 1 - hm + dm, in slot
-    // (ring_base + lm + dm) mod R
-    const int ring_base = ring ? (s + R * (W + 1) - 1 - hm - lm) % R : 0;
-    const int write_slot = ring ? s % R : s & 1;  // where each level publishes this step's plane
+    const int read_buffer = (s + 1) & 1;  // the planes published last step
+    const int write_slot = s & 1;         // where each level publishes this step's plane
 #pragma unroll
     for (int t = K; t >= 1; --t) {
       // rows whose level-t value no stored output needs (within t reaches of the tile's
@@ -160,26 +165,41 @@ __global__ void __launch_bounds__(TileX * TileY / Rows, 1)
       // only where some thread's rows can all lie there (t is compile-time here)
       if ((t * ly >= Rows && ty0 + Rows - 1 < t * ly) || (t * hy >= Rows && ty0 >= TileY - t * hy))
         continue;
-      const T* below = published + (t - 1) * R * plane_cells + own;
+      const T* below = published + ((t - 1) * R + read_buffer) * plane_cells + own;
       T v[Rows];
 #pragma unroll
       for (int r = 0; r < Rows; ++r) {
-        v[r] = T(0);
-        tessera::detail::static_for<vs::size>([&](auto kk) {
-          constexpr int Kp = decltype(kk)::value;
-          constexpr int dm = mg::dm(Kp), dy = mg::dy(Kp), dx = mg::dx(Kp);
-          if (dx == 0 && r + dy >= 0 && r + dy < Rows) {
-            // the column itself or one of the thread's own rows: registers
-            v[r] += p.template term<Kp>(queue[t - 1][lm + dm][r + dy]);
-          } else {
-            int slot = read_buffer;
-            if constexpr (ring) {
-              slot = ring_base + lm + dm;  // < 2R
-              if (slot >= R) slot -= R;
-            }
-            v[r] += p.template term<Kp>(below[slot * plane_cells + (r + dy) * PX + dx]);
-          }
-        });
+        if constexpr (!partial_sums) {
+          // a star: the in-plane neighbours from the published centre plane, the column's
+          // own neighbours along z from the queue
+          v[r] = T(0);
+          tessera::detail::static_for<vs::size>([&](auto kk) {
+            constexpr int Kp = decltype(kk)::value;
+            constexpr int dm = mg::dm(Kp), dy = mg::dy(Kp), dx = mg::dx(Kp);
+            if (dx == 0 && r + dy >= 0 && r + dy < Rows)  // the column or one of the thread's rows
+              v[r] += p.template term<Kp>(queue[t - 1][lm + dm][r + dy]);
+            else
+              v[r] += p.template term<Kp>(below[(r + dy) * PX + dx]);
+          });
+        } else {
+          // a box: the newest plane of level t - 1 (plane P) feeds output P - dm with its
+          // terms at dm; sums[i] is output P - hm + i, whose first hm - i planes came before
+          T sums[W];
+#pragma unroll
+          for (int i = 0; i + 1 < W; ++i) sums[i] = acc[t - 1][i][r];
+          sums[W - 1] = T(0);
+          tessera::detail::static_for<vs::size>([&](auto kk) {
+            constexpr int Kp = decltype(kk)::value;
+            constexpr int dm = mg::dm(Kp), dy = mg::dy(Kp), dx = mg::dx(Kp);
+            if (dx == 0 && r + dy >= 0 && r + dy < Rows)  // the column or one of the thread's rows
+              sums[hm - dm] += p.template term<Kp>(queue[t - 1][W - 1][r + dy]);
+            else
+              sums[hm - dm] += p.template term<Kp>(below[(r + dy) * PX + dx]);
+          });
+          v[r] = sums[0];  // output P - hm: its last plane has come
+#pragma unroll
+          for (int i = 0; i + 1 < W; ++i) acc[t - 1][i][r] = sums[i + 1];
+        }
         // the level below, unchanged
         if (!((live >> ((t - 1) * Rows + r)) & 1u)) v[r] = queue[t - 1][lm][r];
       }
@@ -207,13 +227,14 @@ __global__ void __launch_bounds__(TileX * TileY / Rows, 1)
       for (int r = 0; r < Rows; ++r) ahead[a][r] = ahead[a + 1][r];
     load_plane(base + s + Ahead, load_offset, ahead[Ahead - 1]);
     load_offset += ms_bytes;
-    // publish levels 0 .. K - 1 for the level above, next step: a ring its newest plane,
-    // else the centre plane, the only one read in-plane
+    // publish levels 0 .. K - 1 for the level above, next step: a box its newest plane, a
+    // star its centre plane, the only one read in-plane
 #pragma unroll
     for (int t = 0; t < K; ++t)
 #pragma unroll
       for (int r = 0; r < Rows; ++r)
-        published[(t * R + write_slot) * plane_cells + own + r * PX] = ring ? queue[t][W - 1][r] : queue[t][lm][r];
+        published[(t * R + write_slot) * plane_cells + own + r * PX] =
+            partial_sums ? queue[t][W - 1][r] : queue[t][lm][r];
     __syncthreads();
   }
 }
