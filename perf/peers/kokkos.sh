@@ -2,8 +2,8 @@
 # Kokkos' MDRangePolicy on the GPU, beside tessera-bench in the same run: builds an upstream
 # Kokkos with CUDA (scripts/kokkos-upstream.sh: CUDA 13 fixes, sm_90) from a source tree or
 # archive you supply, builds kokkos_mdrange/ against it, and runs it: one CSV line a case,
-# the fastest over two layouts of Kokkos' default tile and 9-12 others, checked against the
-# host (kokkos_mdrange.cpp says how).
+# the fastest over three variants (two layouts, a RandomAccess input) of Kokkos' default
+# tile and 9-12 others, checked against the host (kokkos_mdrange.cpp says how).
 #
 #   perf/peers/kokkos.sh [Kokkos tree or .tar.gz] [build folder] [-- peer arguments]
 #
