@@ -88,8 +88,8 @@ __global__ void __launch_bounds__(TileX * TileY / Rows, 1)
   // queue[t][j][r]: level t at plane (its newest) - (W - 1) + j of row r's column.
   T queue[K][W][Rows];
   clear_queues(queue);
-  // partial sums (a box): acc[t - 1][i][r], level t's output plane (the one it completes this
-  // step) + 1 + i, summed over the planes of level t - 1 that arrived so far
+  // partial sums (a box): acc[t - 1][i][r] is level t's output plane P - hm + i, where P is
+  // the plane of level t - 1 that the next step reads, summed over the planes before P
   T acc[partial_sums ? K : 1][partial_sums ? W - 1 : 1][Rows];
   clear_queues(acc);
 
