@@ -33,6 +33,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "median.hpp"  // perf/median.hpp, tessera-bench's
+
 namespace {
 
 // ---- shapes: compile-time offset lists (slowest axis first, as tessera's extents) ----
@@ -103,11 +105,8 @@ struct sweep2d {
   }
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+// the statistic tessera-bench reports, so both sides of a comparison are summarised alike
+using tessera::bench::median;
 
 struct options {
   int reps = 10;
