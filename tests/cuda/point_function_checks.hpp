@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <tuple>
 #include <string>
 #include <type_traits>
 
@@ -51,3 +52,10 @@ void check_against_host(const F& fn, const ts::input_fields<T, Rank, ts::HostSpa
 }
 
 }  // namespace
+
+/// Every listed CUDA strategy (cuda::strategies, default tiles), naive on a 3D block, then
+/// cuda::automatic and tessera::automatic: a new strategy is tested here without an edit.
+template <class... Strategies>
+std::tuple<Strategies..., ts::cuda::naive<16, 4, 4>, ts::cuda::automatic, ts::automatic> point_policies_of(
+    ts::type_list<Strategies...>);
+using point_policies = decltype(point_policies_of(ts::cuda::strategies{}));

@@ -88,7 +88,7 @@ struct coarsened : device_policy {
       // 1D coarsening: each thread computes `chunk` outputs of a tile_x * chunk tile whose
       // halo is appended in shared memory.
       launch_plan p;
-      p.strategy = "coarsened";
+      p.strategy = detail::plan_label<strategy>();
       p.block[0] = t::tile_x;
       p.chunk = t::chunk;
       p.out_tile[0] = t::tile_x * t::chunk;

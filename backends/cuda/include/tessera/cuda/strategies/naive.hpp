@@ -55,7 +55,7 @@ struct naive : device_policy {
   static launch_plan plan(const extents<S::rank>& e, const device_limits& lim) {
     using t = tile<S>;
     launch_plan p;
-    p.strategy = "naive";
+    p.strategy = detail::plan_label<strategy>();
     p.block[0] = t::block_x, p.block[1] = t::block_y, p.block[2] = t::block_z;
     for (int a = 0; a < 3; ++a) p.out_tile[a] = p.block[a];
     return detail::covered(p, e, lim);

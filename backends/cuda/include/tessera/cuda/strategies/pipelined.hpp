@@ -147,7 +147,7 @@ struct pipelined : marching_policy<pipelined<BlockX, BlockY, RowsPerThread, Stag
   static launch_plan plan_march(const extents<S::rank>& e, const device_limits& lim) {
     using t = tile<S>;
     launch_plan p;
-    p.strategy = "pipelined";
+    p.strategy = detail::plan_label<strategy>();
     using lay = detail::pipelined_layout<S, T, t::block_x, t::block_y, t::rows_per_thread, t::stages>;
     p.block[0] = t::block_x, p.block[1] = t::block_y, p.block[2] = 1;
     const long long tiles = detail::plane_tiles(e, lay::tile_w, lay::tile_h);

@@ -38,14 +38,14 @@ struct register_tiled : device_policy {
   static launch_plan plan(const extents<S::rank>& e, const device_limits& lim) {
     if constexpr (S::rank == 1) {
       launch_plan p;
-      p.strategy = "register_tiled";
+      p.strategy = detail::plan_label<strategy>();
       p.reason = "register tiling marches along the slowest axis of a 2D or 3D grid and keeps its "
                  "neighbours in registers; a 1D grid has no such axis: use cuda::tiled or "
                  "cuda::coarsened";
       return p;
     } else if constexpr (!shape_traits<S>::slow_axis_neighbours_on_axis) {
       launch_plan p;
-      p.strategy = "register_tiled";
+      p.strategy = detail::plan_label<strategy>();
       p.reason = "register tiling keeps only the " + std::string(S::rank == 3 ? "z" : "y") +
                  "-neighbours on the marching axis in registers (offsets (d, 0" + (S::rank == 3 ? ", 0" : "") +
                  ")), but " + shape_name<S>() +

@@ -111,7 +111,7 @@ struct shared_streaming : marching_policy<shared_streaming<BlockX, BlockY, RowsP
   static launch_plan plan_march(const extents<S::rank>& e, const device_limits& lim) {
     using t = tile<S>;
     launch_plan p;
-    p.strategy = "shared_streaming";
+    p.strategy = detail::plan_label<strategy>();
     using lay = detail::shared_streaming_layout<S, t::block_x, t::block_y, t::rows_per_thread>;
     p.block[0] = t::block_x, p.block[1] = t::block_y, p.block[2] = 1;
     const int chunk = planes_per_block > 0

@@ -48,7 +48,7 @@ struct streaming : marching_policy<streaming<BlockX, BlockY, Chunk>> {
   static launch_plan plan_march(const extents<S::rank>& e, const device_limits& lim) {
     using t = tile<S>;
     launch_plan p;
-    p.strategy = "streaming";
+    p.strategy = detail::plan_label<strategy>();
     p.block[0] = t::block_x, p.block[1] = t::block_y, p.block[2] = 1;
     return detail::marched(p, e, t::block_x, t::block_y, t::chunk, lim);
   }

@@ -193,7 +193,7 @@ struct temporal_blocking : device_policy {
     using t = tile<S>;
     using vr = detail::virtual_reach<S>;
     launch_plan p;
-    p.strategy = "temporal_blocking";
+    p.strategy = detail::plan_label<strategy>();
     if constexpr (S::rank == 1) {
       return detail::refuse_1d_marching(p);
     } else {

@@ -50,7 +50,7 @@ struct tiled : device_policy {
     using t = tile<S>;
     using r = detail::virtual_reach<S>;
     launch_plan p;
-    p.strategy = "tiled";
+    p.strategy = detail::plan_label<strategy>();
     p.block[0] = t::tile_x, p.block[1] = t::tile_y, p.block[2] = t::tile_z;
     if constexpr (S::rank == 1) {
       // The notes' 1D layout: the block computes its whole tile; the halo cells are

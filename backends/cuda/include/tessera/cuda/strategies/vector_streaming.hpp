@@ -91,7 +91,7 @@ struct vector_streaming : marching_policy<vector_streaming<Warps, Chunk, Depth>>
   static launch_plan plan_march(const extents<S::rank>& e, const device_limits& lim) {
     using t = tile<S>;
     launch_plan p;
-    p.strategy = "vector_streaming";
+    p.strategy = detail::plan_label<strategy>();
     using r = detail::virtual_reach<S>;
     // elements of a row a warp owns (a warp holds t::rows_per_warp rows)
     constexpr int lanes_x = 32 / t::rows_per_warp * detail::elements_per_16_bytes<T>;
