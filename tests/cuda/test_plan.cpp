@@ -665,6 +665,15 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
   };
   CHECK(fused_512_double(cu::class_of(lim)) == 4);
   CHECK(fused_512_double(h200_class) == 2);
+  // fp32 3D on an H200 by size: 192^3 fuses 2 steps (its own row), 256^3 and 512^3 4, 160^3
+  // keeps the 128^3 row's sweep a step (it lies as near the 192^3 row, and the earlier row wins)
+  const auto fused_float = [&](double n) {
+    return cu::lookup(cu::builtin_fusion_table(), cu::make_tuning_key<ts::star<3, 1>, float>(h200_class, n * n * n));
+  };
+  CHECK(fused_float(192) == 2);
+  CHECK(fused_float(256) == 4);
+  CHECK(fused_float(512) == 4);
+  CHECK(fused_float(160) == 1);
   const auto box_4096 = [&](const cu::device_class& c) {
     return cu::lookup(cu::builtin_tuning_table(), cu::make_tuning_key<ts::box<2, 1>, float>(c, 4096.0 * 4096));
   };
