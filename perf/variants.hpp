@@ -43,6 +43,7 @@ using pl2_128x4x2 = cuda::pipelined<128, 1, 4, 2>;
 // rows); `--fused` times each on the cases issue #16 names (none repeats a default). The
 // variants that lost by 15% or more in runs 20-24 (a column a thread, 2 or 8 rows in a wide
 // tile, 2D strips of 64) left the build: perf/RESULTS.md keeps their numbers.
+using tb_1 = cuda::temporal_blocking<1>;  // a pass a step: the faces' rules in the pass, no ghost fill
 using tb_2 = cuda::temporal_blocking<2>;
 using tb_3 = cuda::temporal_blocking<3>;
 using tb_4 = cuda::temporal_blocking<4>;
@@ -59,6 +60,7 @@ using tb_4_64x32 = cuda::temporal_blocking<4, 64, 32>;
   M(__VA_ARGS__, tessera::star<3, 4>)                                         \
   M(__VA_ARGS__, tessera::box<3, 1>)
 #define TESSERA_BENCH_FUSED_VARIANTS(T)                                                            \
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_1, T, tessera::star<3, 1>)                           \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_2, T, tessera::star<3, 1>)                           \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_3, T, tessera::star<3, 1>)                           \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_3, T, tessera::star<3, 2>)                           \

@@ -631,18 +631,26 @@ TEST_CASE("edge rules: several steps fuse under a Neumann face only with coeffic
 }
 
 TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row measured faster") {
-  const std::string header = "architecture,multiprocessors,bandwidth_tbs,shape_class,rank,radius,precision,points_log2,steps\n";
-  const auto t = cu::parse_fusion_table(
-      header + "# comment\nsm_90,132,3.35,star,3,1,float,27,4,\"note, with comma\"\nsm_90,132,3.35,star,3,1,float,20,1\n", "t");
-  REQUIRE(t.size() == 2);
+  const std::string header =
+      "architecture,multiprocessors,bandwidth_tbs,shape_class,rank,radius,precision,points_log2,steps,steps_refilled,"
+      "note\n";
+  const auto t = cu::parse_fusion_table(header +
+                                            "# comment\nsm_90,132,3.35,star,3,1,float,27,4,,\"note, with comma\"\n"
+                                            "sm_90,132,3.35,star,3,1,float,20,1\nsm_90,132,3.35,box,3,1,float,20,1,1,n\n",
+                                        "t");
+  REQUIRE(t.size() == 3);
   CHECK(t[0].steps == 4);
+  CHECK_FALSE(t[0].steps_refilled.has_value());  // empty: as steps
+  CHECK_FALSE(t[1].steps_refilled.has_value());  // no column: as steps
+  CHECK(t[2].steps_refilled == 1);
   const cu::device_class x{90, 132, 3.35};
   CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(x, 512.0 * 512 * 512)) == 4);
   CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(x, 64.0 * 64 * 64)) == 1);  // nearest: 2^20
   CHECK_FALSE(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, double>(x, 1e8)).has_value());
   for (const std::string bad : {"sm_90,132,3.35,star,3,1,float,27,0", "sm_90,132,3.35,star,3,1,float,27,17",
                                 "sm_90,132,3.35,star,3,1,float,27,4x", "sm_90,132,3.35,star,3,1,float,27,",
-                                "sm_90,132,3.35,star,3,1,float,27"}) {
+                                "sm_90,132,3.35,star,3,1,float,27", "sm_90,132,3.35,star,3,1,float,27,4,\"a note\"",
+                                "sm_90,132,3.35,star,3,1,float,27,4,-1", "sm_90,132,3.35,star,3,1,float,27,4,17,n"}) {
     CAPTURE(bad);
     const auto msg = ts::test::message_of<ts::invalid_argument_error>(
         [&] { cu::parse_fusion_table(header + bad + "\n", "f.csv"); });
@@ -666,7 +674,7 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
   CHECK(fused_512_double(cu::class_of(lim)) == 4);
   CHECK(fused_512_double(h200_class) == 2);
   // fp32 3D on an H200 by size: 192^3 fuses 2 steps (its own row), 256^3 and 512^3 4, 160^3
-  // keeps the 128^3 row's sweep a step (it lies as near the 192^3 row, and the earlier row wins)
+  // and 128^3 sweep a step
   const auto fused_float = [&](double n) {
     return cu::lookup(cu::builtin_fusion_table(), cu::make_tuning_key<ts::star<3, 1>, float>(h200_class, n * n * n));
   };
@@ -674,6 +682,25 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
   CHECK(fused_float(256) == 4);
   CHECK(fused_float(512) == 4);
   CHECK(fused_float(160) == 1);
+  CHECK(fused_float(128) == 1);
+  // ... but where periodic or Neumann faces would add a fill to every step, 160^3 runs a
+  // fused pass a step (no fill), and 128^3 (where step graphs make the fill cheap) does not
+  auto h200 = cu::device_limits::h100();
+  h200.memory_bandwidth_tbs = 4.8;
+  const ts::stencil<ts::star<3, 1>, float> seven_f(ts::star<3, 1>{}, {-6.f, 1.f, 1.f, 1.f, 1.f, 1.f, 1.f});
+  using bc3 = ts::boundary_conditions<3>;
+  const auto faces = [](ts::boundary b) { return std::optional(bc3::uniform(b)); };
+  const ts::extents<3> e160{160, 160, 160}, e128{128, 128, 128};
+  CHECK(cu::fusion_choice(h200, seven_f, e160, faces(ts::boundary::periodic())) == 1);
+  CHECK(cu::fusion_choice(h200, seven_f, e160, faces(ts::boundary::neumann())) == 1);
+  CHECK(cu::fusion_choice(h200, seven_f, e160, std::optional(bc3::uniform(ts::boundary::dirichlet(0))
+                                                                 .set(2, ts::boundary::periodic(), ts::boundary::periodic()))) == 1);
+  CHECK(cu::fusion_choice(h200, seven_f, e160, faces(ts::boundary::dirichlet(0))) == 0);  // ghosts filled once
+  CHECK(cu::fusion_choice(h200, seven_f, e160, std::nullopt) == 0);
+  CHECK(cu::fusion_choice(h200, seven_f, e128, faces(ts::boundary::periodic())) == 0);
+  CHECK(cu::fusion_choice(h200, seven_f, ts::extents<3>{192, 192, 192}, faces(ts::boundary::periodic())) == 2);
+  // an H100 has no such row: its nearest (the 128^3 row) sweeps a step with its fill
+  CHECK(cu::fusion_choice(cu::device_limits::h100(), seven_f, e160, faces(ts::boundary::periodic())) == 0);
   const auto box_4096 = [&](const cu::device_class& c) {
     return cu::lookup(cu::builtin_tuning_table(), cu::make_tuning_key<ts::box<2, 1>, float>(c, 4096.0 * 4096));
   };

@@ -152,6 +152,14 @@ std::vector<fusion_entry> parse_fusion_table(std::string_view text, const std::s
     if (!steps || *steps < 1 || *steps > 16)
       throw invalid_argument_error(where + "steps must be an integer from 1 to 16, got '" + f[8] + "'");
     e.steps = *steps;
+    if (f.size() > 9 && !f[9].empty()) {
+      const auto refilled = whole_int(f[9]);
+      if (!refilled || *refilled < 0 || *refilled > 16)
+        throw invalid_argument_error(where + "steps_refilled must be empty or an integer from 0 to 16 (the column "
+                                             "after steps, before the note), got '" +
+                                     f[9] + "'");
+      e.steps_refilled = *refilled;
+    }
     rows.push_back(e);
   });
   return rows;
@@ -176,6 +184,11 @@ std::optional<candidate> lookup(const std::vector<tuning_entry>& table, const tu
 
 std::optional<int> lookup(const std::vector<fusion_entry>& table, const tuning_key& key) {
   if (const auto* e = nearest(table, key)) return e->steps;
+  return std::nullopt;
+}
+
+std::optional<fusion_entry> fusion_row(const std::vector<fusion_entry>& table, const tuning_key& key) {
+  if (const auto* e = nearest(table, key)) return *e;
   return std::nullopt;
 }
 

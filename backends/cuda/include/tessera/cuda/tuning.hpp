@@ -99,16 +99,20 @@ const std::vector<tuning_entry>& builtin_tuning_table();
 std::optional<candidate> lookup(const std::vector<tuning_entry>& table, const tuning_key& key);
 
 /// A row of the fusion table (backends/cuda/tuning/fusion.csv): how many steps per pass
-/// cuda::automatic's iterate fuses for a case (1: one sweep a step is faster).
+/// cuda::automatic's iterate fuses for a case (1: one sweep a step is faster), and, where
+/// a face's ghosts must be refilled every step (periodic, Neumann), the choice there when
+/// it differs: 0 a sweep and a fill a step, k >= 1 passes of k steps with the faces' rules
+/// inside them and no fill (a sweep a step pays a fill a step that a pass does not).
 struct fusion_entry {
   tuning_key key;
   int steps = 1;
+  std::optional<int> steps_refilled;  ///< none: as steps
 };
 
 /// Parses fusion-table text: a header line, then
-///   architecture,multiprocessors,bandwidth_tbs,shape_class,rank,radius,precision,points_log2,steps[,note]
-/// ('#' starts a comment line; steps from 1 to 16). Throws invalid_argument_error naming
-/// the line.
+///   architecture,multiprocessors,bandwidth_tbs,shape_class,rank,radius,precision,points_log2,steps[,steps_refilled[,note]]
+/// ('#' starts a comment line; steps from 1 to 16, steps_refilled empty or 0 to 16).
+/// Throws invalid_argument_error naming the line.
 std::vector<fusion_entry> parse_fusion_table(std::string_view text, const std::string& origin);
 
 /// The fusion table compiled into the library.
@@ -117,6 +121,9 @@ const std::vector<fusion_entry>& builtin_fusion_table();
 /// The fusion table's steps for key: the row of the same case of the nearest device class
 /// and grid size; none if the case has no row.
 std::optional<int> lookup(const std::vector<fusion_entry>& table, const tuning_key& key);
+
+/// That row whole (steps and steps_refilled); none if the case has no row.
+std::optional<fusion_entry> fusion_row(const std::vector<fusion_entry>& table, const tuning_key& key);
 
 /// Choices made by the on-first-use tuner in this process, keyed by device, shape,
 /// precision and extents: "cuda:shared-streaming" etc. For tests and reports.

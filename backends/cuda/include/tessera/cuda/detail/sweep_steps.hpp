@@ -17,8 +17,9 @@
 //
 // The strategies with a fused pass (has_fused_steps_v) have them, and
 // cuda::automatic, which fuses what its fusion table (backends/cuda/tuning/fusion.csv)
-// measured to be faster than a sweep a step, and otherwise answers 0: iterate then sweeps
-// a step at a time. tessera::automatic reaches cuda::automatic's for CudaSpace views.
+// measured to be faster than a sweep a step (under faces whose ghosts a sweep a step would
+// refill every step, the row's steps_refilled, which may be 1: a pass a step), and
+// otherwise answers 0: iterate then sweeps a step at a time. tessera::automatic reaches cuda::automatic's for CudaSpace views.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -47,17 +48,21 @@ int fused_steps(const Policy&, const stencil<S, T>& st, const extents<S::rank>&,
 /// What cuda::automatic fuses on a device with limits lim: the fusion table's steps for
 /// this device and case (nearest measured size), within what automatic_fusing_strategy
 /// (candidates.hpp) may fuse here; 0 (one sweep a step, the single-sweep choice) where the
-/// table has no row, says 1, or that strategy may fuse only one step.
+/// table has no row, says 1, or that strategy may fuse only one step. Where a face's ghosts
+/// must be refilled every step (periodic, Neumann: a sweep a step then runs a fill a step),
+/// the row's steps_refilled decides when it has one (1: a pass a step, no fill).
 template <class S, class T>
 int fusion_choice(const device_limits& lim, const stencil<S, T>& st, const extents<S::rank>& e,
                   const std::type_identity_t<std::optional<boundary_conditions<S::rank>>>& bc) {
   if constexpr (S::rank == 1) {
     return 0;
   } else {
-    const int most = fused_steps(automatic_fusing_strategy{}, st, e, bc);
-    if (most <= 1) return 0;
-    const auto k = lookup(builtin_fusion_table(), make_tuning_key<S, T>(class_of(lim), double(e.size())));
-    return k && *k > 1 ? std::min(*k, most) : 0;
+    const auto row = fusion_row(builtin_fusion_table(), make_tuning_key<S, T>(class_of(lim), double(e.size())));
+    if (!row) return 0;
+    const int most = fused_steps(automatic_fusing_strategy{}, st, e, bc);  // 1 where only a step is exact
+    if (row->steps_refilled && bc && !ghosts_read_are_constant(bc, shape_traits<S>::radius))
+      return std::min(*row->steps_refilled, most);
+    return most > 1 && row->steps > 1 ? std::min(row->steps, most) : 0;
   }
 }
 
