@@ -19,7 +19,8 @@
 // cuda::automatic, which fuses what its fusion table (backends/cuda/tuning/fusion.csv)
 // measured to be faster than a sweep a step (under faces whose ghosts a sweep a step would
 // refill every step, the row's steps_refilled, which may be 1: a pass a step), and
-// otherwise answers 0: iterate then sweeps a step at a time. tessera::automatic reaches cuda::automatic's for CudaSpace views.
+// otherwise answers 0: iterate then sweeps a step at a time. tessera::automatic reaches
+// cuda::automatic's for CudaSpace views.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
