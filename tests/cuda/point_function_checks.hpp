@@ -4,8 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <type_traits>
 
 #include "../support/cuda_support.hpp"
