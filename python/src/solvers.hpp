@@ -1,6 +1,7 @@
 #pragma once
 // multigrid_solve behind the Python module, written once for both memory spaces
 // (solvers_host.cpp, solvers_cuda.cu instantiate it with their policies).
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -53,7 +54,10 @@ inline multigrid_options to_options(const solve_request& r) {
 }
 
 /// multigrid_solve(policy named `name`, operator of `req`, f, u, bc of `b`), k optional.
-template <class Space, class ForEachPolicy>
+/// `Only`: the one element type this instantiation solves (void: every type), so that a
+/// memory space's solves can be compiled in one unit per element type; f of another type
+/// is a logic error (the caller dispatches on f's element type first).
+template <class Space, class Only = void, class ForEachPolicy>
 solve_report multigrid_named(ForEachPolicy&& for_each_policy, const std::string& name, const solve_request& req,
                              const views_in<Space>& f, const views_in<Space>& u, const views_in<Space>* k,
                              const boundary_desc& b) {
@@ -63,44 +67,49 @@ solve_report multigrid_named(ForEachPolicy&& for_each_policy, const std::string&
     using V = std::decay_t<decltype(ff)>;
     using T = typename V::value_type;
     constexpr int R = V::rank;
-    const auto bc = to_conditions<R>(b);
-    if (!bc)
-      throw invalid_argument_error(who + ": boundary conditions are needed (one kind for every face or one per "
-                                   "face: 'dirichlet' or a value, 'neumann', 'periodic')");
-    elliptic_operator<T, R, Space> op;
-    if (k) {
-      const V* kk = std::get_if<V>(k);
-      if (!kk)
-        throw extent_mismatch_error(who + ": the conductivity k and " + ff.describe() +
-                                    " differ in element type or rank");
-      array<T, R> h{};
-      if (req.h.size() != 1 && req.h.size() != static_cast<std::size_t>(R))
-        throw invalid_argument_error(who + ": h has " + std::to_string(req.h.size()) +
-                                     " values; pass one spacing for every axis or one per axis (" + std::to_string(R) +
-                                     ")");
-      for (int d = 0; d < R; ++d) h[d] = static_cast<T>(req.h.size() == 1 ? req.h[0] : req.h[static_cast<std::size_t>(d)]);
-      op = div_k_grad_operator(static_cast<T>(req.a), static_cast<T>(req.b), *kk, h);
+    if constexpr (!std::is_void_v<Only> && !std::is_same_v<T, Only>) {
+      throw std::logic_error(who + ": " + ff.describe() + " reached the solver of another element type");
     } else {
-      check_rank<R>(req.L, who, ff.describe());
-      if (req.L.kind != "star" || req.L.radius != 1)
-        throw unsupported_error(who + ": L must be a radius-1 star (multigrid's operators are a u - b L u with L "
-                                      "the 2*rank+1-point star, or div(k grad u)), not a " +
-                                req.L.kind + " of radius " + std::to_string(req.L.radius));
-      op = helmholtz_operator<Space>(static_cast<T>(req.a), static_cast<T>(req.b),
-                                     make_stencil<star<R, 1>, T>(star<R, 1>{}, req.L));
-    }
-    const auto opt = to_options(req);
-    const bool found = with_named_policy(for_each_policy, name, [&](auto p) {
-      const auto r = multigrid_solve(p, op, ff, uu, *bc, opt);
-      out = {r.cycles, r.levels, r.converged, r.singular, r.stop_reason, r.convergence_factor,
-             r.precision_floor, r.reference, r.residuals, r.level_extents};
-    });
-    if (!found) {
-      std::string names;
-      for_each_policy([&](auto p) { names += (names.empty() ? "" : ", ") + decltype(p)::name(); });
-      throw invalid_argument_error(who + ": the Python module solves with " + names + " on " +
-                                   (Space::host_accessible ? "host" : "device") +
-                                   " arrays (every strategy is open to C++: tessera::multigrid_solve)");
+      const auto bc = to_conditions<R>(b);
+      if (!bc)
+        throw invalid_argument_error(who + ": boundary conditions are needed (one kind for every face or one per "
+                                     "face: 'dirichlet' or a value, 'neumann', 'periodic')");
+      elliptic_operator<T, R, Space> op;
+      if (k) {
+        const V* kk = std::get_if<V>(k);
+        if (!kk)
+          throw extent_mismatch_error(who + ": the conductivity k and " + ff.describe() +
+                                      " differ in element type or rank");
+        array<T, R> h{};
+        if (req.h.size() != 1 && req.h.size() != static_cast<std::size_t>(R))
+          throw invalid_argument_error(who + ": h has " + std::to_string(req.h.size()) +
+                                       " values; pass one spacing for every axis or one per axis (" +
+                                       std::to_string(R) + ")");
+        for (int d = 0; d < R; ++d)
+          h[d] = static_cast<T>(req.h.size() == 1 ? req.h[0] : req.h[static_cast<std::size_t>(d)]);
+        op = div_k_grad_operator(static_cast<T>(req.a), static_cast<T>(req.b), *kk, h);
+      } else {
+        check_rank<R>(req.L, who, ff.describe());
+        if (req.L.kind != "star" || req.L.radius != 1)
+          throw unsupported_error(who + ": L must be a radius-1 star (multigrid's operators are a u - b L u with L "
+                                        "the 2*rank+1-point star, or div(k grad u)), not a " +
+                                  req.L.kind + " of radius " + std::to_string(req.L.radius));
+        op = helmholtz_operator<Space>(static_cast<T>(req.a), static_cast<T>(req.b),
+                                       make_stencil<star<R, 1>, T>(star<R, 1>{}, req.L));
+      }
+      const auto opt = to_options(req);
+      const bool found = with_named_policy(for_each_policy, name, [&](auto p) {
+        const auto r = multigrid_solve(p, op, ff, uu, *bc, opt);
+        out = {r.cycles, r.levels, r.converged, r.singular, r.stop_reason, r.convergence_factor,
+               r.precision_floor, r.reference, r.residuals, r.level_extents};
+      });
+      if (!found) {
+        std::string names;
+        for_each_policy([&](auto p) { names += (names.empty() ? "" : ", ") + decltype(p)::name(); });
+        throw invalid_argument_error(who + ": the Python module solves with " + names + " on " +
+                                     (Space::host_accessible ? "host" : "device") +
+                                     " arrays (every strategy is open to C++: tessera::multigrid_solve)");
+      }
     }
   });
   return out;
@@ -111,6 +120,25 @@ solve_report multigrid_host(const std::string& policy, const solve_request& req,
 #if TESSERA_ENABLE_CUDA
 solve_report multigrid_cuda(const std::string& policy, const solve_request& req, const views_in<CudaSpace>& f,
                             const views_in<CudaSpace>& u, const views_in<CudaSpace>* k, const boundary_desc& b);
+/// multigrid_cuda for f of element type T: cuda::automatic and automatic. Each type is
+/// instantiated in an nvcc unit of its own (solvers_cuda_float.cu, solvers_cuda_double.cu),
+/// so that no unit compiles both types' kernels (the build keeps a unit under a minute).
+template <class T>
+solve_report multigrid_cuda_of(const std::string& policy, const solve_request& req, const views_in<CudaSpace>& f,
+                               const views_in<CudaSpace>& u, const views_in<CudaSpace>* k, const boundary_desc& b) {
+  return multigrid_named<CudaSpace, T>(
+      [](auto&& fn) {
+        fn(cuda::automatic{});
+        fn(automatic{});
+      },
+      policy, req, f, u, k, b);
+}
+extern template solve_report multigrid_cuda_of<float>(const std::string&, const solve_request&,
+                                                      const views_in<CudaSpace>&, const views_in<CudaSpace>&,
+                                                      const views_in<CudaSpace>*, const boundary_desc&);
+extern template solve_report multigrid_cuda_of<double>(const std::string&, const solve_request&,
+                                                       const views_in<CudaSpace>&, const views_in<CudaSpace>&,
+                                                       const views_in<CudaSpace>*, const boundary_desc&);
 #endif
 
 }  // namespace tessera::python

@@ -493,6 +493,28 @@ def test_cupy_multigrid_equals_host():
     assert np.abs(cp.asnumpy(u)[1:-1, 1:-1] - exact[1:-1, 1:-1]).max() < 2e-4
 
 
+@needs_gpu
+def test_cupy_multigrid_float32_equals_host_and_refuses_mixed_dtypes():
+    # float32 device solves are compiled apart from float64 ones: both must be reached
+    h, f_h, exact = poisson_problem(63)
+    f_h = f_h.astype(np.float32)
+    u_h = np.zeros_like(f_h)
+    L = ts.fd.laplacian(2, 2, h)
+    # tol 1e-3: above float's floor for this problem, so both converge (1e-5 stagnates)
+    r_h = ts.multigrid_solve("host:serial", ts.wrap(f_h, 1), ts.wrap(u_h, 1), 0.0, L=L, tol=1e-3)
+    f, u = cp.asarray(f_h), cp.zeros(f_h.shape, dtype=cp.float32)
+    r = ts.multigrid_solve("automatic", ts.wrap(f, 1), ts.wrap(u, 1), 0.0, L=L, tol=1e-3)
+    assert r["converged"] and r_h["converged"] and r["cycles"] == r_h["cycles"]
+    got = cp.asnumpy(u)
+    assert got.dtype == np.float32 and np.isfinite(got).all()
+    np.testing.assert_allclose(got[1:-1, 1:-1], u_h[1:-1, 1:-1], atol=1e-4)
+    assert np.abs(got[1:-1, 1:-1] - exact[1:-1, 1:-1]).max() < 2e-3
+    u64 = cp.zeros(f_h.shape, dtype=cp.float64)
+    with pytest.raises(ts.ExtentMismatchError, match="differ in element type or rank"):
+        ts.multigrid_solve("cuda:automatic", ts.wrap(f, 1), ts.wrap(u64, 1), 0.0, L=L)
+    assert float(cp.abs(u64).max()) == 0.0  # nothing written
+
+
 # --- physics' point functions ------------------------------------------------------------
 W8 = [-205 / 72, 8 / 5, -1 / 5, 8 / 315, -1 / 560]  # 8th-order second-derivative weights
 
