@@ -546,6 +546,21 @@ TEST_CASE("plan: a fused pass's chunk grows to fill one wave of blocks, in 3D on
   CHECK(q3.grid[2] == 2);
   CHECK(q3.grid[0] == p3.grid[0]);
   CHECK(q3.grid[1] == p3.grid[1]);
+  // 3D fp32 192^3, 4 steps: 64 tiles, the plan's 3 chunks of 64 (192 blocks) leave 72 of
+  // the 264 places idle; 4 chunks of 48 (256 blocks, each chunk 4x the pipeline) fill them.
+  // 2D keeps a plan whose blocks fit (longer chunks only); with one block an SM the
+  // plan's 192 blocks take two waves of 132, and one wave of longer chunks replaces them.
+  const auto p4 = P::plan_steps<ts::star<3, 1>, float>(ts::extents<3>{192, 192, 192}, h100, 4);
+  REQUIRE(p4.ok());
+  REQUIRE(p4.grid[0] * p4.grid[1] == 64);
+  REQUIRE(p4.chunk == 64);
+  const auto q4 = cu::detail::one_wave_chunk(p4, 12, 192, 2, true, 2, 132);
+  CHECK(q4.chunk == 48);
+  CHECK(q4.out_tile[2] == 48);
+  CHECK(q4.grid[2] == 4);
+  CHECK(cu::detail::one_wave_chunk(p4, 12, 192, 2, false, 2, 132).describe() == p4.describe());
+  CHECK(cu::detail::one_wave_chunk(p4, 12, 192, 2, true, 1, 132).chunk == 96);  // 132 places: 2 chunks of 96 (128 blocks)
+  CHECK(cu::detail::one_wave_chunk(p4, 12, 192, 2, true, 2, 60).describe() == p4.describe());   // 120 places
   // guarded: a pipeline under 15% of the chunk (27-point box 512^3, 2 steps: 6 planes of
   // 64) keeps the plan, and so does one wave that fills under 90% of the places (fp64
   // 384^3, 2 steps: 196 tiles, one chunk each, for 264 places); unguarded, both grow
@@ -673,12 +688,12 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
   };
   CHECK(fused_512_double(cu::class_of(lim)) == 4);
   CHECK(fused_512_double(h200_class) == 2);
-  // fp32 3D on an H200 by size: 192^3 fuses 2 steps (its own row), 256^3 and 512^3 4, 160^3
-  // and 128^3 sweep a step
+  // fp32 3D on an H200 by size: 192^3, 256^3 and 512^3 fuse 4 steps (192^3 its own row),
+  // 160^3 and 128^3 sweep a step
   const auto fused_float = [&](double n) {
     return cu::lookup(cu::builtin_fusion_table(), cu::make_tuning_key<ts::star<3, 1>, float>(h200_class, n * n * n));
   };
-  CHECK(fused_float(192) == 2);
+  CHECK(fused_float(192) == 4);
   CHECK(fused_float(256) == 4);
   CHECK(fused_float(512) == 4);
   CHECK(fused_float(160) == 1);
@@ -698,7 +713,7 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
   CHECK(cu::fusion_choice(h200, seven_f, e160, faces(ts::boundary::dirichlet(0))) == 0);  // ghosts filled once
   CHECK(cu::fusion_choice(h200, seven_f, e160, std::nullopt) == 0);
   CHECK(cu::fusion_choice(h200, seven_f, e128, faces(ts::boundary::periodic())) == 0);
-  CHECK(cu::fusion_choice(h200, seven_f, ts::extents<3>{192, 192, 192}, faces(ts::boundary::periodic())) == 2);
+  CHECK(cu::fusion_choice(h200, seven_f, ts::extents<3>{192, 192, 192}, faces(ts::boundary::periodic())) == 4);
   // an H100 has no such row: its nearest (the 128^3 row) sweeps a step with its fill
   CHECK(cu::fusion_choice(cu::device_limits::h100(), seven_f, e160, faces(ts::boundary::periodic())) == 0);
   const auto box_4096 = [&](const cu::device_class& c) {

@@ -132,7 +132,10 @@ inline constexpr int default_strips = 1;
 /// 3D (`guarded`): one wave is faster where the pipeline's start is a large part of the
 /// plan's chunk, and slower where it is already small or where one wave leaves some SMs with
 /// fewer blocks than others; so it applies only where the pipeline is >= 15% of the plan's
-/// chunk and the wave fills >= 90% of the places (the measurements: perf/RESULTS.md).
+/// chunk and the wave fills >= 90% of the places (the measurements: perf/RESULTS.md). Where
+/// the plan's own blocks already fit in one wave that leaves places idle (a 192^3 grid: 192
+/// blocks of chunk 64 for 264 places), the one wave of shorter chunks that fills them (256
+/// of 48) is taken too: the SMs' second blocks, not the shorter chunks, decide there.
 inline launch_plan one_wave_chunk(const launch_plan& plan, int pipeline, long long n_march, int march, bool guarded,
                                   int blocks_per_sm, int multiprocessors) {
   if (guarded && 100LL * pipeline < 15LL * plan.chunk) return plan;
@@ -142,7 +145,9 @@ inline launch_plan one_wave_chunk(const launch_plan& plan, int pipeline, long lo
   const long long chunks_per_tile = resident / tiles;
   if (chunks_per_tile < 1) return plan;  // the tiles alone fill the GPU
   const long long chunk = std::min(n_march, std::max<long long>(ceil_div(n_march, chunks_per_tile), 4LL * pipeline));
-  if (chunk <= plan.chunk) return plan;
+  if (chunk == plan.chunk) return plan;
+  if (chunk < plan.chunk && (!guarded || tiles * ceil_div(n_march, plan.chunk) >= resident))
+    return plan;  // shorter only in 3D, and only where the plan's blocks fit in one wave
   const long long chunks = ceil_div(n_march, chunk);
   if (guarded && 10 * tiles * chunks < 9 * resident) return plan;
   launch_plan q = plan;
