@@ -534,18 +534,21 @@ TEST_CASE("plan: a fused pass's chunk grows to fill one wave of blocks, in 3D on
   CHECK(q2.grid[0] == p2.grid[0]);
   // a GPU the strips alone fill keeps the plan
   CHECK(cu::detail::one_wave_chunk(p2, 24, 8192, 1, false, 12, 6).chunk == p2.chunk);
+  // a 3D plan re-chunked along z: the chunk, its outputs and the chunks change, the tiles stay
+  const auto check_rechunked = [](const cu::launch_plan& q, const cu::launch_plan& p, int chunk, long long chunks) {
+    CHECK(q.chunk == chunk);
+    CHECK(q.out_tile[2] == chunk);
+    CHECK(q.grid[2] == chunks);
+    CHECK(q.grid[0] == p.grid[0]);
+    CHECK(q.grid[1] == p.grid[1]);
+  };
   // 3D fp32 256^3, 4 steps (pipeline 12 planes), 2 blocks an SM: 121 tiles of 24 x 24, the
   // plan's 4 chunks of 64 become 2 of 128 (242 of 264 places)
   const auto p3 = P::plan_steps<ts::star<3, 1>, float>(ts::extents<3>{256, 256, 256}, h100, 4);
   REQUIRE(p3.ok());
   REQUIRE(p3.grid[0] * p3.grid[1] == 121);
   REQUIRE(p3.chunk == 64);
-  const auto q3 = cu::detail::one_wave_chunk(p3, 12, 256, 2, true, 2, 132);
-  CHECK(q3.chunk == 128);
-  CHECK(q3.out_tile[2] == 128);
-  CHECK(q3.grid[2] == 2);
-  CHECK(q3.grid[0] == p3.grid[0]);
-  CHECK(q3.grid[1] == p3.grid[1]);
+  check_rechunked(cu::detail::one_wave_chunk(p3, 12, 256, 2, true, 2, 132), p3, 128, 2);
   // 3D fp32 192^3, 4 steps: 64 tiles, the plan's 3 chunks of 64 (192 blocks) leave 72 of
   // the 264 places idle; 4 chunks of 48 (256 blocks, each chunk 4x the pipeline) fill them.
   // 2D keeps a plan whose blocks fit (longer chunks only); with one block an SM the
@@ -554,10 +557,7 @@ TEST_CASE("plan: a fused pass's chunk grows to fill one wave of blocks, in 3D on
   REQUIRE(p4.ok());
   REQUIRE(p4.grid[0] * p4.grid[1] == 64);
   REQUIRE(p4.chunk == 64);
-  const auto q4 = cu::detail::one_wave_chunk(p4, 12, 192, 2, true, 2, 132);
-  CHECK(q4.chunk == 48);
-  CHECK(q4.out_tile[2] == 48);
-  CHECK(q4.grid[2] == 4);
+  check_rechunked(cu::detail::one_wave_chunk(p4, 12, 192, 2, true, 2, 132), p4, 48, 4);
   CHECK(cu::detail::one_wave_chunk(p4, 12, 192, 2, false, 2, 132).describe() == p4.describe());
   CHECK(cu::detail::one_wave_chunk(p4, 12, 192, 2, true, 1, 132).chunk == 96);  // 132 places: 2 chunks of 96 (128 blocks)
   CHECK(cu::detail::one_wave_chunk(p4, 12, 192, 2, true, 2, 60).describe() == p4.describe());   // 120 places
