@@ -5,13 +5,17 @@
 // A change to kernels or flags that crosses the cliff fails here, on the GPU, before a
 // benchmark has to find it. (Since run 24 automatic fuses 4 fp64 steps, a pass of 194
 // registers and one block an SM by design, faster at 256^3-640^3; the 2-step fp64 pass,
-// temporal_blocking<2>, stays guarded as the fastest fp64 pass that holds two.) Compiled by nvcc: the kernels are taken by address here (the
-// same template the library instantiates, so the same registers).
+// temporal_blocking<2>, stays guarded as the fastest fp64 pass that holds two.) Also: the
+// plans that choose their chunk by the blocks an SM holds take the driver's count for the
+// kernel they launch. Compiled by nvcc: the kernels are taken by address here (the same
+// template the library instantiates, so the same registers).
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
 
 #include "../support/cuda_support.hpp"
+#include "../support/test_support.hpp"
 #include <tessera/cuda/kernel_entry.cuh>
 #include <tessera/cuda/strategies.hpp>
 
@@ -51,4 +55,86 @@ TEST_CASE("fused steps: the default 3D passes hold two blocks an SM (no register
   check_two_blocks_an_sm<ts::star<3, 1>, float, 4>("7-point fp32, 4 steps");
   check_two_blocks_an_sm<ts::star<3, 1>, double, 2>("7-point fp64, 2 steps");
   check_two_blocks_an_sm<ts::box<3, 1>, float, 2>("27-point fp32, 2 steps");
+}
+
+namespace {
+
+/// The blocks an SM holds of `kernel` with the launch's block and shared memory, asked of the
+/// driver here, independently of the library.
+template <class... A>
+int driver_blocks(void (*kernel)(A...), const cu::launch_plan& plan) {
+  if (plan.shared_bytes > 48 * 1024)
+    REQUIRE(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(plan.shared_bytes)) == cudaSuccess);
+  int blocks = 0;
+  REQUIRE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, plan.threads(), plan.shared_bytes) ==
+          cudaSuccess);
+  return blocks;
+}
+
+/// Runs policy's sweep of S on random data (checked against host::serial) and returns the
+/// plan the launch ran.
+template <class Policy, class S, class T>
+cu::launch_plan launched_plan(const ts::extents<S::rank>& e) {
+  ts::View<T, S::rank> in_h("in", e, ts::shape_traits<S>::radius), out_h("out", in_h.layout()),
+      ref("ref", in_h.layout());
+  ts::test::fill_random(in_h, 5);
+  ts::test::poison(out_h);
+  const auto st = ts::test::random_stencil<S, T>(3);
+  auto in = ts::test::to_device(in_h, "in_d");
+  auto out = ts::test::to_device(out_h, "out_d");
+  ts::apply(Policy{}, st, in, out);
+  const auto plan = cu::last_launch().plan;
+  ts::deep_copy(out_h, out);
+  ts::apply(ts::host::serial{}, st, in_h, ref);
+  CHECK(ts::compare(out_h, ref).max_abs_error <= ts::test::agreement_tolerance<T>() * ts::sweep_scale(st, in_h));
+  return plan;
+}
+
+template <class S, class T>
+void check_marching_plans_take_the_driver(const ts::extents<3>& e) {
+  using PL = cu::pipelined<>;
+  using pt = PL::tile<S>;
+  const auto p = launched_plan<PL, S, T>(e);
+  const int pipelined_blocks =
+      driver_blocks(&cu::kernels::pipelined_sweep<S, T, pt::block_x, pt::block_y, pt::rows_per_thread, pt::stages>, p);
+  MESSAGE(ts::shape_name<S>() << (sizeof(T) == 4 ? " fp32" : " fp64") << " pipelined: the plan took "
+                              << p.resident_per_sm << " blocks an SM, the driver says " << pipelined_blocks
+                              << " (estimate " << cu::detail::resident_blocks(p, cu::current_device_limits()) << ")");
+  CHECK(p.resident_per_sm == pipelined_blocks);
+  using SS = cu::shared_streaming<>;
+  using st = SS::tile<S>;
+  const auto q = launched_plan<SS, S, T>(e);
+  const int shared_blocks =
+      driver_blocks(&cu::kernels::shared_streaming_sweep<S, T, st::block_x, st::block_y, st::rows_per_thread>, q);
+  MESSAGE(ts::shape_name<S>() << (sizeof(T) == 4 ? " fp32" : " fp64") << " shared_streaming: the plan took "
+                              << q.resident_per_sm << " blocks an SM, the driver says " << shared_blocks);
+  CHECK(q.resident_per_sm == shared_blocks);
+}
+
+}  // namespace
+
+TEST_CASE("plans that chunk by the blocks an SM holds take the driver's answer for their kernel") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  // odd extents: the plans and sweeps are checked, not timed
+  check_marching_plans_take_the_driver<ts::star<3, 1>, float>(ts::extents<3>{37, 45, 131});
+  check_marching_plans_take_the_driver<ts::star<3, 1>, double>(ts::extents<3>{37, 45, 131});
+  check_marching_plans_take_the_driver<ts::box<3, 1>, float>(ts::extents<3>{21, 33, 130});
+  check_marching_plans_take_the_driver<ts::star<3, 4>, float>(ts::extents<3>{29, 40, 131});
+
+  // the question reaches a fused pass's kernel too: a pass of 4 steps (whose plan keeps its
+  // own rule: temporal_blocking.hpp) is asked about the 4-step kernel, not the one-step one
+  using TB = cu::temporal_blocking<>;
+  using S = ts::star<3, 1>;
+  using tt = TB::tile<S>;
+  const auto pass = TB::plan_steps<S, float>(ts::extents<3>{70, 50, 90}, cu::current_device_limits(), 4);
+  REQUIRE(pass.ok());
+  CHECK(pass.resident_per_sm == 0);
+  const int pass_blocks = driver_blocks(&cu::kernels::temporal_blocking_pass<S, float, 4, tt::tile_x, tt::tile_y, tt::rows>, pass);
+  const int sweep_blocks = driver_blocks(&cu::kernels::temporal_blocking_pass<S, float, 1, tt::tile_x, tt::tile_y, tt::rows>, pass);
+  MESSAGE("7-point fp32 temporal_blocking: " << pass_blocks << " blocks an SM of a 4-step pass, " << sweep_blocks
+                                             << " of a one-step pass");
+  CHECK(cu::kernel_entry<TB, tt, S, float>::resident_blocks(pass, 4) == pass_blocks);
+  CHECK(cu::kernel_entry<TB, tt, S, float>::resident_blocks(pass, 1) == sweep_blocks);
+  CHECK(cu::kernel_entry<TB, tt, S, float>::resident_blocks(pass, 0) == sweep_blocks);  // a sweep: one step
 }

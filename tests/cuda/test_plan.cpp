@@ -258,6 +258,80 @@ TEST_CASE("plan: pipelined rings the shape's planes plus those in flight, x-halo
   CHECK(contains(huge.reason, "32-bit"));
 }
 
+TEST_CASE("plan: the blocks an SM holds come from the device's bounds, and from the driver once it answers") {
+  // an SM of sm_86's size (1536 threads, 100 KiB of shared memory, 16 blocks)
+  cu::device_limits small = h100;
+  small.max_threads_per_multiprocessor = 1536;
+  small.max_blocks_per_multiprocessor = 16;
+  small.shared_per_multiprocessor = 100 * 1024;
+  cu::launch_plan p;
+  p.block[0] = 128, p.block[1] = 4;  // 512 threads
+  CHECK(cu::detail::resident_blocks(p, h100) == 4);
+  CHECK(cu::detail::resident_blocks(p, small) == 3);
+  p.shared_bytes = 40 * 1024;  // + 1 KiB reserved: 5 fit 228 KiB, 2 fit 100 KiB
+  CHECK(cu::detail::resident_blocks(p, h100) == 4);
+  CHECK(cu::detail::resident_blocks(p, small) == 2);
+  p.shared_bytes = 0;
+  CHECK(cu::detail::resident_blocks(p, h100, 64) == 2);   // 64 registers x 512 threads: half the file
+  CHECK(cu::detail::resident_blocks(p, h100, 255) == 1);  // never below one
+  p.block[0] = 32, p.block[1] = 1;
+  CHECK(cu::detail::resident_blocks(p, h100) == 32);  // the blocks bound
+  CHECK(cu::detail::resident_blocks(p, small) == 16);
+  cu::device_limits known = h100;
+  known.kernel_blocks_per_sm = 3;  // the driver's answer wins over every bound
+  CHECK(cu::detail::resident_blocks(p, known, 255) == 3);
+
+  // pipelined's 7-point fp32 plan takes short chunks because it counts 4 blocks an SM; where
+  // the driver says one, the plan is made again with long chunks, and says what it took
+  const ts::extents<3> e{512, 512, 512};
+  const auto plan_at = [&](const cu::device_limits& lim) {
+    return cu::make_plan<ts::star<3, 1>, float>(cu::pipelined<>{}, e, lim);
+  };
+  const auto estimated = plan_at(h100);
+  REQUIRE(estimated.ok());
+  REQUIRE(estimated.resident_per_sm == 3);  // 67.5 KiB rings: 3 fit
+  REQUIRE(estimated.chunk == 4);
+  int asked = 0;
+  const auto one = cu::detail::with_driver_residency(h100, plan_at, [&](const cu::launch_plan& q) {
+    ++asked;
+    CHECK(q.describe() == estimated.describe());  // asked about the kernel the estimate launches
+    return 1;
+  });
+  CHECK(asked == 1);
+  CHECK(one.resident_per_sm == 1);
+  CHECK(one.chunk > 4);
+  CHECK(one.describe() == cu::make_plan<ts::star<3, 1>, float>(cu::pipelined<>{}, e, [] {
+                            auto l = h100;
+                            l.kernel_blocks_per_sm = 1;
+                            return l;
+                          }()).describe());
+  // an answer equal to the estimate, or none (0), keeps the plan
+  CHECK(cu::detail::with_driver_residency(h100, plan_at, [](const cu::launch_plan&) { return 3; }).describe() ==
+        estimated.describe());
+  CHECK(cu::detail::with_driver_residency(h100, plan_at, [](const cu::launch_plan&) { return 0; }).describe() ==
+        estimated.describe());
+  // a plan that does not depend on it (naive) never asks
+  const auto naive = cu::detail::with_driver_residency(
+      h100, [&](const cu::device_limits& lim) { return cu::make_plan<ts::star<3, 1>, float>(cu::naive<>{}, e, lim); },
+      [&](const cu::launch_plan&) { return ++asked; });
+  CHECK(naive.resident_per_sm == 0);
+  CHECK(asked == 1);
+  // a fused pass halves its chunk until the grid gives each SM twice the blocks its threads
+  // and shared memory allow, whatever the driver says of its registers: 4 steps of 384^3
+  // fp32 (256 tiles of 24 x 24, 6 blocks an SM by shared memory) march 64 planes a block
+  using P = cu::temporal_blocking<>;
+  const ts::extents<3> e384{384, 384, 384};
+  const auto fused = P::plan_steps<ts::star<3, 1>, float>(e384, h100, 4);
+  CHECK(fused.chunk == 64);
+  CHECK(fused.resident_per_sm == 0);  // nothing for the launch to ask the driver about
+  cu::device_limits two = h100;
+  two.kernel_blocks_per_sm = 2;
+  CHECK(P::plan_steps<ts::star<3, 1>, float>(e384, two, 4).describe() == fused.describe());
+  cu::device_limits small_sm = h100;  // an SM of a quarter the threads: 2 blocks, 528 aimed at
+  small_sm.max_threads_per_multiprocessor = 512;
+  CHECK(P::plan_steps<ts::star<3, 1>, float>(e384, small_sm, 4).chunk == 128);
+}
+
 TEST_CASE("plan: streaming has no halo threads and serves boxes, 1D is refused") {
   const auto p = cu::make_plan<ts::box<3, 2>, float>(cu::streaming<>{}, ts::extents{37, 29, 53}, h100);
   REQUIRE(p.ok());

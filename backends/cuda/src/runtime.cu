@@ -69,6 +69,11 @@ const device_limits& current_device_limits() {
     l->shared_per_block = p.sharedMemPerBlock;
     l->shared_per_block_optin = p.sharedMemPerBlockOptin;
     l->multiprocessors = p.multiProcessorCount;
+    l->max_threads_per_multiprocessor = p.maxThreadsPerMultiProcessor;
+    l->max_blocks_per_multiprocessor = p.maxBlocksPerMultiProcessor;
+    l->shared_per_multiprocessor = p.sharedMemPerMultiprocessor;
+    l->reserved_shared_per_block = p.reservedSharedMemPerBlock;
+    l->registers_per_multiprocessor = p.regsPerMultiprocessor;
     cache[dev] = std::move(l);
   }
   return *cache[dev];
@@ -122,6 +127,22 @@ void allow_shared_bytes(const void* kernel, std::size_t bytes, const std::string
   TESSERA_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(bytes)),
                      "opting in to " + std::to_string(bytes) + " B of shared memory, policy " + policy);
+}
+
+int resident_blocks_per_sm(const void* kernel, int threads, std::size_t shared_bytes) {
+  // raised first, as a launch would: the answer is for the kernel as it will run
+  if (shared_bytes > 48 * 1024 &&
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)) !=
+          cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return per_sm;
 }
 
 double* result_slot() {

@@ -4,6 +4,9 @@
 // kernels. Include it, with the strategy's kernels (tessera/cuda/strategies/<name>/kernels.cuh,
 // or tessera/cuda/strategies.hpp for every listed one), in the .cu file that writes
 // TESSERA_CUDA_INSTANTIATE. nvcc only.
+#include <atomic>
+
+#include "tessera/cuda/kernels/common.cuh"
 #include "tessera/cuda/launch.hpp"
 
 namespace tessera::cuda {
@@ -19,6 +22,24 @@ void kernel_entry<Strategy, Tile, S, T>::launch_steps(const launch_plan& plan, c
                                                       const edge_rules& rules, cudaStream_t stream) {
   if constexpr (Strategy::template has_kernel<S> && has_fused_steps_v<Strategy, S>)
     launch_fused_steps(Strategy{}, sweep_of<S, T, Tile>{}, plan, p, steps, rules, stream);
+}
+
+template <class Strategy, class Tile, class S, class T>
+int kernel_entry<Strategy, Tile, S, T>::resident_blocks(const launch_plan& plan, int steps) {
+  constexpr int most_steps = 16;
+  if constexpr (Strategy::template has_kernel<S>) {
+    static std::atomic<int> cached[64][most_steps + 1];  // per device and steps; 0: not asked yet
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64 || steps < 0 || steps > most_steps) return 0;
+    if (const int known = cached[dev][steps].load(std::memory_order_relaxed); known > 0) return known;
+    detail::residency_query q;
+    if (steps == 0) launch(plan, params_for<S, T>{}, cudaStream_t{});
+    else launch_steps(plan, params_for<S, T>{}, steps, edge_rules{}, cudaStream_t{});
+    if (q.answer > 0) cached[dev][steps].store(q.answer, std::memory_order_relaxed);
+    return q.answer;
+  } else {
+    return 0;
+  }
 }
 
 }  // namespace tessera::cuda

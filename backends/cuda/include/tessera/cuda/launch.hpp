@@ -37,6 +37,11 @@ struct kernel_entry {
   /// an empty function for the others.
   static void launch_steps(const launch_plan& plan, const params_for<S, T>& p, int steps, const edge_rules& rules,
                            cudaStream_t stream);
+  /// The blocks an SM holds of the kernel `launch` (steps 0) or `launch_steps` (a pass of
+  /// `steps`) runs for `plan`, as the driver answers: 0 where it cannot say, or where there is
+  /// no such kernel. Asked once per device and steps; the launcher is asked instead of
+  /// launching (kernels/common.cuh: residency_query).
+  static int resident_blocks(const launch_plan& plan, int steps = 0);
 };
 
 /// True for the strategies that fuse several time steps in one pass (their plan_steps and

@@ -16,6 +16,7 @@ struct launch_plan {
   bool needs_shared_opt_in = false;  // shared_bytes above the default 48 KiB
   int out_tile[3] = {1, 1, 1};       // outputs per block along (x, y, z)
   int chunk = 1;                     // outputs per thread along the marching axis
+  int resident_per_sm = 0;           // blocks an SM holds, as the plan took it to choose its chunk (0: unused)
   std::string reason;
 
   bool ok() const { return reason.empty(); }

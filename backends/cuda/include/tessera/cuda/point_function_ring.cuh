@@ -123,14 +123,21 @@ namespace tessera::cuda::detail {
 template <class Strategy, class Tile, class F, class T, int Rank, std::size_t NI, std::size_t NO>
 void sweep_points(ring_points<Strategy, Tile>, const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
                   const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream) {
-  const auto plan = point_ring_plan<F, T, Rank, Tile>(plan_label<Strategy>(), in[0].extents(), current_device_limits());
-  if (!plan.ok()) throw point_function_refused(policy, plan.reason);
-  if constexpr (Rank >= 2)
-    launch_kernel_after_previous(
-        &kernels::ring_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y, Tile::rows, Tile::ahead,
-                                   point_params<F, T, Rank, NI, NO>>,
-        "ring_point_sweep", policy, "point function", plan, dim3(Tile::block_x, Tile::block_y, 1), plan.shared_bytes,
-        stream, p, plan.chunk);
+  const auto plan_at = [&](const device_limits& lim) {
+    return point_ring_plan<F, T, Rank, Tile>(plan_label<Strategy>(), in[0].extents(), lim);
+  };
+  if constexpr (Rank == 1) {
+    throw point_function_refused(policy, plan_at(current_device_limits()).reason);  // the ring marches
+  } else {
+    constexpr auto kernel = &kernels::ring_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y, Tile::rows,
+                                                      Tile::ahead, point_params<F, T, Rank, NI, NO>>;
+    const auto plan = with_driver_residency(current_device_limits(), plan_at, [](const launch_plan& q) {
+      return resident_blocks_per_sm<kernel>(q.threads(), q.shared_bytes);
+    });
+    if (!plan.ok()) throw point_function_refused(policy, plan.reason);
+    launch_kernel_after_previous(kernel, "ring_point_sweep", policy, "point function", plan,
+                                 dim3(Tile::block_x, Tile::block_y, 1), plan.shared_bytes, stream, p, plan.chunk);
+  }
 }
 
 }  // namespace tessera::cuda::detail

@@ -100,12 +100,14 @@ struct point_shared_rings {
 /// The planes a block of a staged point-function mainloop marches over out_x x out_y output
 /// tiles (2D: out_x) of extents e, p.block and p.shared_bytes already set: planes_per_block,
 /// or (0) streaming_chunk's choice for a reach of reach_max along the march, given the
-/// blocks that fit an SM. Shared by the ring and pipelined point-function plans.
+/// blocks that fit an SM (recorded in p.resident_per_sm). Shared by the ring and pipelined
+/// point-function plans.
 template <int Rank>
-int staged_march_chunk(const launch_plan& p, const extents<Rank>& e, int out_x, int out_y, int reach_max,
+int staged_march_chunk(launch_plan& p, const extents<Rank>& e, int out_x, int out_y, int reach_max,
                        int planes_per_block, const device_limits& lim) {
   if (planes_per_block > 0) return planes_per_block;
-  return streaming_chunk(2 * reach_max, plane_tiles(e, out_x, out_y), e[0], resident_blocks_estimate(p, lim), lim);
+  p.resident_per_sm = resident_blocks(p, lim);
+  return streaming_chunk(2 * reach_max, plane_tiles(e, out_x, out_y), e[0], p.resident_per_sm, lim);
 }
 
 /// The launch of a ring kernel (Tile: point_ring_tile) over extents e, or why it cannot run.

@@ -76,11 +76,14 @@ void allow_shared_bytes(const void* kernel, std::size_t bytes, const std::string
 }  // namespace detail
 
 namespace detail {
-/// The blocks of `Kernel` an SM holds at once with `threads` a block and `shared_bytes` of
-/// dynamic shared memory, as the driver answers (its registers and shared memory decide);
-/// asked once per kernel and device (a kernel is launched at one block size), 0 where the
-/// driver cannot say. For chunking a grid into waves: the host cannot know a kernel's
-/// registers otherwise.
+/// The blocks of `kernel` an SM holds at once with `threads` a block and `shared_bytes` of
+/// dynamic shared memory, as the driver answers (its registers and shared memory decide;
+/// the kernel's shared-memory limit is raised first where the bytes need the opt-in); 0
+/// where the driver cannot say. The host cannot know a kernel's registers otherwise.
+int resident_blocks_per_sm(const void* kernel, int threads, std::size_t shared_bytes);
+
+/// The same for `Kernel`, asked once per kernel and device (a kernel is launched at one
+/// block size): for chunking a grid into waves.
 template <auto Kernel>
 int resident_blocks_per_sm(int threads, std::size_t shared_bytes) {
   static std::atomic<int> cached[64];  // per device; 0: not asked yet
@@ -88,10 +91,8 @@ int resident_blocks_per_sm(int threads, std::size_t shared_bytes) {
   if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return 0;
   int per_sm = cached[dev].load(std::memory_order_relaxed);
   if (per_sm == 0) {
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reinterpret_cast<const void*>(Kernel), threads,
-                                                      shared_bytes) != cudaSuccess ||
-        per_sm < 1)
-      return 0;
+    per_sm = resident_blocks_per_sm(reinterpret_cast<const void*>(Kernel), threads, shared_bytes);
+    if (per_sm < 1) return 0;
     cached[dev].store(per_sm, std::memory_order_relaxed);
   }
   return per_sm;

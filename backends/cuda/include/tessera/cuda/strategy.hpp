@@ -197,13 +197,38 @@ launch_plan marched(launch_plan p, const extents<Rank>& e, int out_x, int out_y,
   return covered(p, e, lim);
 }
 
-/// Blocks an SM holds at once by p's threads (2048 an SM on sm_80 and sm_90) and by its
-/// shared memory (about 1 KiB reserved a block): the host's estimate when it picks a chunk,
-/// before any kernel is known.
-inline int resident_blocks_estimate(const launch_plan& p, const device_limits& lim) {
+/// Blocks an SM holds at once of the kernel p launches: the driver's answer where the launch
+/// gave it (lim.kernel_blocks_per_sm, dispatch.hpp), else the host's estimate from the SM's
+/// bounds on threads, blocks and shared memory and, where the strategy knows about how many
+/// its kernel takes, registers a thread (0: not counted). A plan whose chunk depends on it
+/// records what it took (launch_plan::resident_per_sm), so that the launch can plan again
+/// with the driver's answer.
+inline int resident_blocks(const launch_plan& p, const device_limits& lim, int registers_per_thread = 0) {
+  if (lim.kernel_blocks_per_sm > 0) return lim.kernel_blocks_per_sm;
+  const int threads = std::max(1, p.threads());
+  const int by_threads = lim.max_threads_per_multiprocessor / threads;
+  const int by_registers = registers_per_thread > 0 ? lim.registers_per_multiprocessor / (registers_per_thread * threads)
+                                                    : lim.max_blocks_per_multiprocessor;
   const int by_shared =
-      p.shared_bytes == 0 ? 64 : static_cast<int>((lim.shared_per_block_optin + 1024) / (p.shared_bytes + 1024));
-  return std::max(1, std::min(2048 / p.threads(), by_shared));
+      p.shared_bytes == 0
+          ? lim.max_blocks_per_multiprocessor
+          : static_cast<int>(lim.shared_per_multiprocessor / (p.shared_bytes + lim.reserved_shared_per_block));
+  return std::max(1, std::min({by_threads, by_registers, by_shared, lim.max_blocks_per_multiprocessor}));
+}
+
+/// plan_at(lim) -> launch_plan, made again with the driver's answer where the plan chose its
+/// chunk by an estimate of the blocks an SM holds (resident_per_sm) and the driver, asked
+/// by driver_blocks(plan) for the kernel that plan launches, answers otherwise (0: it cannot
+/// say, and the estimate stands).
+template <class PlanAt, class DriverBlocks>
+launch_plan with_driver_residency(const device_limits& lim, PlanAt&& plan_at, DriverBlocks&& driver_blocks) {
+  launch_plan plan = plan_at(lim);
+  if (!plan.ok() || plan.resident_per_sm == 0 || lim.kernel_blocks_per_sm > 0) return plan;
+  const int per_sm = driver_blocks(static_cast<const launch_plan&>(plan));
+  if (per_sm < 1 || per_sm == plan.resident_per_sm) return plan;
+  device_limits known = lim;
+  known.kernel_blocks_per_sm = per_sm;
+  return plan_at(static_cast<const device_limits&>(known));
 }
 
 /// The marching strategies' refusal of a 1D grid (p.strategy names the strategy).

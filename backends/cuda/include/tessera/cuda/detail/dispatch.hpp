@@ -28,10 +28,19 @@ std::string view_requirement(const Policy&, const View<T, Rank, Space>& in, cons
 }
 
 /// The plan `policy` would run for shape S and element type T on extents e, on the
-/// current device.
+/// current device. A plan that chose its chunk by the blocks an SM holds
+/// (launch_plan::resident_per_sm, the host's estimate) is made again with the driver's
+/// answer for the kernel it launches, where the two differ: registers, which the host
+/// cannot see, often hold fewer blocks than threads and shared memory allow.
 template <class S, class T, class Policy>
 launch_plan plan_for(const Policy& policy, const extents<S::rank>& e) {
-  return make_plan<S, T>(policy, e, current_device_limits());
+  const auto plan_at = [&](const device_limits& lim) { return make_plan<S, T>(policy, e, lim); };
+  if constexpr (kernel_policy<Policy>)
+    return detail::with_driver_residency(current_device_limits(), plan_at, [](const launch_plan& plan) {
+      return kernel_entry<strategy_of_t<Policy>, typename Policy::template tile<S>, S, T>::resident_blocks(plan);
+    });
+  else
+    return plan_at(current_device_limits());
 }
 
 template <kernel_policy Policy, class S, class T, int Rank, class Space>

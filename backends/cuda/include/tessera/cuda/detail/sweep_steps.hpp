@@ -91,12 +91,15 @@ void sweep_steps(const Policy& policy, const stencil<S, T>& st, const View<T, Ra
     throw unsupported_error(what + ": fusing " + std::to_string(steps) +
                             " steps under a Neumann face needs coefficients symmetric along that axis; "
                             "these are not, so fuse one step per pass (fused_steps says how many)");
-  launch_plan plan = Policy::template plan_steps<S, T>(in.extents(), current_device_limits(), steps);
+  using entry = kernel_entry<strategy_of_t<Policy>, typename Policy::template tile<S>, S, T>;
+  launch_plan plan = detail::with_driver_residency(
+      current_device_limits(),
+      [&](const device_limits& lim) { return Policy::template plan_steps<S, T>(in.extents(), lim, steps); },
+      [&](const launch_plan& q) { return entry::resident_blocks(q, steps); });
   if (plan.ok()) plan.reason = view_requirement(policy, in, out);
   if (!plan.ok()) throw unsupported_error(what + ": " + plan.reason);
   if constexpr (has_kernel_v<Policy, S>)
-    kernel_entry<strategy_of_t<Policy>, typename Policy::template tile<S>, S, T>::launch_steps(
-        plan, make_sweep_params(st, in, out), steps, make_edge_rules<Rank>(bc, in.ghost()), stream);
+    entry::launch_steps(plan, make_sweep_params(st, in, out), steps, make_edge_rules<Rank>(bc, in.ghost()), stream);
 }
 
 /// cuda::automatic's pass: automatic_fusing_strategy with the steps fused_steps chose.

@@ -78,17 +78,41 @@ void launch_after_previous(void (*k)(KernelArgs...), const std::string& what, di
   }
 }
 
+/// A question to a strategy's launcher instead of a launch: while one is alive on this host
+/// thread, launch_kernel_after_previous launches nothing and answers how many blocks of the
+/// kernel it was given an SM holds (the driver's occupancy for its registers, block and
+/// shared memory; 0 where the driver cannot say). kernel_entry::resident_blocks asks it, so
+/// a plan can be made again with the residency of the very kernel it launches.
+class residency_query {
+ public:
+  residency_query() : previous_(current_) { current_ = this; }
+  ~residency_query() { current_ = previous_; }
+  residency_query(const residency_query&) = delete;
+  residency_query& operator=(const residency_query&) = delete;
+  static residency_query* current() { return current_; }
+  int answer = 0;
+
+ private:
+  residency_query* previous_;
+  static inline thread_local residency_query* current_ = nullptr;
+};
+
 /// Launches a strategy's kernel k, which begins with begin_after_previous_grid(), on the
 /// plan's grid with `block` threads and `dynamic_shared` bytes of dynamic shared memory on
 /// `stream` (raising the kernel's limit first where the plan needs the opt-in), overlapped
 /// with the kernel before it where the device allows, then checks and records the launch
-/// under the kernel's name and the policy's.
+/// under the kernel's name and the policy's. Under a residency_query it answers it instead.
 template <class... KernelArgs, class... Args>
 void launch_kernel_after_previous(void (*k)(KernelArgs...), const char* kernel_name, const std::string& policy,
                                   const std::string& shape, const launch_plan& plan, dim3 block,
                                   std::size_t dynamic_shared, cudaStream_t stream, Args&&... args) {
   if (dynamic_shared > 0 && plan.needs_shared_opt_in)
     allow_shared_bytes(reinterpret_cast<const void*>(k), dynamic_shared, policy);
+  if (residency_query* q = residency_query::current()) {
+    q->answer = resident_blocks_per_sm(reinterpret_cast<const void*>(k), static_cast<int>(block.x * block.y * block.z),
+                                       dynamic_shared);
+    return;
+  }
   const dim3 grid = grid_of(plan);
   launch_after_previous(k, std::string(kernel_name) + " [policy " + policy + "]", grid, block, dynamic_shared, stream,
                         static_cast<Args&&>(args)...);

@@ -154,7 +154,7 @@ struct pipelined : marching_policy<pipelined<BlockX, BlockY, RowsPerThread, Stag
     p.shared_bytes = lay::shared_elements * sizeof(T);
     // A deep ring leaves one block an SM, and its chunk need not shrink to make blocks
     // that cannot run anyway.
-    const int resident = detail::resident_blocks_estimate(p, lim);
+    const int resident = p.resident_per_sm = detail::resident_blocks(p, lim);
     // Stars reaching one or two planes along z take short chunks (4, 8 planes) where an
     // SM holds two blocks or more: the resident blocks stay on neighbouring planes (chunk
     // edges hit in L2, DRAM reads a narrow window). With one block an SM nothing hides a

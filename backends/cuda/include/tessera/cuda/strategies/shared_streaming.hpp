@@ -114,12 +114,15 @@ struct shared_streaming : marching_policy<shared_streaming<BlockX, BlockY, RowsP
     p.strategy = detail::plan_label<strategy>();
     using lay = detail::shared_streaming_layout<S, t::block_x, t::block_y, t::rows_per_thread>;
     p.block[0] = t::block_x, p.block[1] = t::block_y, p.block[2] = 1;
+    p.shared_bytes = lay::shared_elements * sizeof(T);
+    // before the driver answers, about 64 registers a thread (the columns' window and the
+    // next plane in flight): two 512-thread blocks an SM
     const int chunk = planes_per_block > 0
                           ? planes_per_block
                           : detail::streaming_chunk(detail::virtual_reach<S>::width(lay::march),
                                                     detail::plane_tiles(e, lay::tile_w, lay::tile_h),
-                                                    detail::virtual_extent(e, lay::march), 1024 / p.threads(), lim);
-    p.shared_bytes = lay::shared_elements * sizeof(T);
+                                                    detail::virtual_extent(e, lay::march),
+                                                    p.resident_per_sm = detail::resident_blocks(p, lim, 64), lim);
     p.reason = detail::plane_too_large<S>(e, "shared_streaming");
     return detail::marched(p, e, lay::tile_w, lay::tile_h, chunk, lim);
   }

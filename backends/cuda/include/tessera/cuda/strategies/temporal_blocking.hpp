@@ -139,6 +139,7 @@ inline constexpr int default_strips = 1;
 inline launch_plan one_wave_chunk(const launch_plan& plan, int pipeline, long long n_march, int march, bool guarded,
                                   int blocks_per_sm, int multiprocessors) {
   if (guarded && 100LL * pipeline < 15LL * plan.chunk) return plan;
+  if (n_march < 1 || plan.chunk < 1) return plan;
   const long long resident = static_cast<long long>(std::max(blocks_per_sm, 0)) * std::max(multiprocessors, 0);
   long long tiles = 1;  // blocks along the axes that are not marched
   for (int a = 0; a < 3; ++a) tiles *= a == march ? 1 : std::max<long long>(1, plan.grid[a]);
@@ -237,11 +238,15 @@ struct temporal_blocking : device_policy {
       const long long tiles = detail::plane_tiles(e, out_x * strips_per_block, out_y);
       const long long n_march = detail::virtual_extent(e, march);
       const int pipeline = detail::fused_pipeline<S>(steps);
-      // 2D: the warp pass holds ~140-170 registers a lane (fp32, 6-8 steps): ~12 warps an SM
-      const int per_sm_threads = std::max(1, (S::rank == 3 ? 2048 : 512) / p.threads());
-      const int per_sm_shared = static_cast<int>(
-          std::max<std::size_t>(1, (228 * 1024) / std::max<std::size_t>(1, p.shared_bytes + 1024)));
-      const int blocks_per_sm = std::min(per_sm_threads, per_sm_shared);
+      // Blocks an SM: what its threads and shared memory allow (2D: a quarter of its threads;
+      // the warp pass holds ~140-170 registers a lane), not the fewer its registers leave:
+      // aiming at those makes the chunks longer and the passes slower (perf/RESULTS.md,
+      // "Blocks an SM holds"), so the plan does not ask the driver (resident_per_sm stays 0).
+      // The launch does, where one wave of blocks could hold the grid (one_wave_chunk).
+      device_limits bounds = lim;
+      bounds.kernel_blocks_per_sm = 0;
+      const int blocks_per_sm = S::rank == 3 ? detail::resident_blocks(p, bounds)
+                                             : std::max(1, lim.max_threads_per_multiprocessor / 4 / p.threads());
       long long chunk = S::rank == 3 ? 128 : 256;
       while (chunk / 2 >= 4 * pipeline &&
              tiles * detail::ceil_div(n_march, chunk) < 2LL * lim.multiprocessors * blocks_per_sm)

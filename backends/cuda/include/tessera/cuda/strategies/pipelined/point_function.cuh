@@ -146,11 +146,14 @@ template <class Tile, int Chunk, class F, class T, int Rank, std::size_t NI, std
 void sweep_points(pipelined_points<Tile, Chunk>, const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
                   const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream) {
   if (const auto why = point_rows_on_16_bytes<F>(in); !why.empty()) throw point_function_refused(policy, why);
-  const auto plan = point_pipelined_plan<F, T, Rank, Tile>(in[0].extents(), current_device_limits(), Chunk);
+  constexpr auto kernel = &kernels::pipelined_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y,
+                                                         Tile::stages, point_params<F, T, Rank, NI, NO>>;
+  const auto plan = with_driver_residency(
+      current_device_limits(),
+      [&](const device_limits& lim) { return point_pipelined_plan<F, T, Rank, Tile>(in[0].extents(), lim, Chunk); },
+      [](const launch_plan& q) { return resident_blocks_per_sm<kernel>(q.threads(), q.shared_bytes); });
   if (!plan.ok()) throw point_function_refused(policy, plan.reason);
-  launch_kernel_after_previous(&kernels::pipelined_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y,
-                                                               Tile::stages, point_params<F, T, Rank, NI, NO>>,
-                               "pipelined_point_sweep", policy, "point function", plan,
+  launch_kernel_after_previous(kernel, "pipelined_point_sweep", policy, "point function", plan,
                                dim3(Tile::block_x, Tile::block_y, 1), plan.shared_bytes, stream, p, plan.chunk);
 }
 
