@@ -202,7 +202,8 @@ launch_plan marched(launch_plan p, const extents<Rank>& e, int out_x, int out_y,
 /// bounds on threads, blocks and shared memory and, where the strategy knows about how many
 /// its kernel takes, registers a thread (0: not counted). A plan whose chunk depends on it
 /// records what it took (launch_plan::resident_per_sm), so that the launch can plan again
-/// with the driver's answer.
+/// with the driver's answer; the driver is asked by calling the strategy's launcher under a
+/// residency_query, so such a strategy launches through launch_kernel_after_previous.
 inline int resident_blocks(const launch_plan& p, const device_limits& lim, int registers_per_thread = 0) {
   if (lim.kernel_blocks_per_sm > 0) return lim.kernel_blocks_per_sm;
   const int threads = std::max(1, p.threads());
