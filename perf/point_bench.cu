@@ -152,6 +152,13 @@ bool run_3d(const ts::extents<3>& e, int reps, bool smoke, double copy_gbs, std:
     const auto u = field<T>("u", e, 1, 4), k = field<T>("k", e, 1, 5);
     agree &= run_kernel<TESSERA_POINT_VARIANTS_3D>("div_k_grad", ts::physics::div_k_grad<T>{T(1)}, ts::inputs(u, k), reps, smoke, copy_gbs, rows);
   }
+  if constexpr (std::is_same_v<T, float>) {  // the 7-point stencil as a point function: each policy's point
+    // mainloop beside the stencil kernel the GPU section times for the same shape (one kernel family's gap)
+    ts::stencil<ts::star<3, 1>, T> st;
+    for (int k = 0; k < st.size; ++k) st[k] = static_cast<T>(0.1 * (k + 1)) / st.size;
+    const auto u = field<T>("u", e, 1, 9);
+    agree &= run_kernel("star7_as_point_fn", ts::as_point_function(st), ts::inputs(u), reps, smoke, copy_gbs, rows);
+  }
   return agree;
 }
 
