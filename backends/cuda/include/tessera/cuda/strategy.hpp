@@ -197,15 +197,10 @@ launch_plan marched(launch_plan p, const extents<Rank>& e, int out_x, int out_y,
   return covered(p, e, lim);
 }
 
-/// Blocks an SM holds at once of the kernel p launches: the driver's answer where the launch
-/// gave it (lim.kernel_blocks_per_sm, dispatch.hpp), else the host's estimate from the SM's
-/// bounds on threads, blocks and shared memory and, where the strategy knows about how many
-/// its kernel takes, registers a thread (0: not counted). A plan whose chunk depends on it
-/// records what it took (launch_plan::resident_per_sm), so that the launch can plan again
-/// with the driver's answer; the driver is asked by calling the strategy's launcher under a
-/// residency_query, so such a strategy launches through launch_kernel_after_previous.
-inline int resident_blocks(const launch_plan& p, const device_limits& lim, int registers_per_thread = 0) {
-  if (lim.kernel_blocks_per_sm > 0) return lim.kernel_blocks_per_sm;
+/// Blocks an SM holds at once of the kernel p launches by the SM's bounds alone: threads,
+/// blocks and shared memory and, where the strategy knows about how many its kernel takes,
+/// registers a thread (0: not counted). The host's estimate, before any kernel is known.
+inline int resident_blocks_by_bounds(const launch_plan& p, const device_limits& lim, int registers_per_thread = 0) {
   const int threads = std::max(1, p.threads());
   const int by_threads = lim.max_threads_per_multiprocessor / threads;
   const int by_registers = registers_per_thread > 0 ? lim.registers_per_multiprocessor / (registers_per_thread * threads)
@@ -215,6 +210,17 @@ inline int resident_blocks(const launch_plan& p, const device_limits& lim, int r
           ? lim.max_blocks_per_multiprocessor
           : static_cast<int>(lim.shared_per_multiprocessor / (p.shared_bytes + lim.reserved_shared_per_block));
   return std::max(1, std::min({by_threads, by_registers, by_shared, lim.max_blocks_per_multiprocessor}));
+}
+
+/// Blocks an SM holds at once of the kernel p launches: the driver's answer where the launch
+/// gave it (lim.kernel_blocks_per_sm, dispatch.hpp), else resident_blocks_by_bounds. A plan
+/// whose chunk depends on it records what it took (launch_plan::resident_per_sm), so that the
+/// launch can plan again with the driver's answer; the driver is asked by calling the
+/// strategy's launcher under a residency_query, so such a strategy launches through
+/// launch_kernel_after_previous.
+inline int resident_blocks(const launch_plan& p, const device_limits& lim, int registers_per_thread = 0) {
+  if (lim.kernel_blocks_per_sm > 0) return lim.kernel_blocks_per_sm;
+  return resident_blocks_by_bounds(p, lim, registers_per_thread);
 }
 
 /// plan_at(lim) -> launch_plan, made again with the driver's answer where the plan chose its

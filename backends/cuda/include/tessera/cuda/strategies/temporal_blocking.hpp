@@ -243,9 +243,7 @@ struct temporal_blocking : device_policy {
       // aiming at those makes the chunks longer and the passes slower (perf/RESULTS.md,
       // "Blocks an SM holds"), so the plan does not ask the driver (resident_per_sm stays 0).
       // The launch does, where one wave of blocks could hold the grid (one_wave_chunk).
-      device_limits bounds = lim;
-      bounds.kernel_blocks_per_sm = 0;
-      const int blocks_per_sm = S::rank == 3 ? detail::resident_blocks(p, bounds)
+      const int blocks_per_sm = S::rank == 3 ? detail::resident_blocks_by_bounds(p, lim)
                                              : std::max(1, lim.max_threads_per_multiprocessor / 4 / p.threads());
       long long chunk = S::rank == 3 ? 128 : 256;
       while (chunk / 2 >= 4 * pipeline &&
