@@ -27,6 +27,8 @@
 #include "bench_result.hpp"
 #include "host_bench.hpp"
 #include "median.hpp"
+#include "family_bench.hpp"
+#include "gpu_events.hpp"
 #include "point_bench.hpp"
 #include "solver_bench.hpp"
 #include "user_case.hpp"
@@ -49,6 +51,7 @@ struct options {
   bool fused = false;     // only the fused time-stepping section
   std::string fused_only;  // --fused-case: only the fused cases whose shape and size contain it
   bool point_functions = false;  // only the point-function section (point_bench.cu)
+  bool family = false;           // only the kernel-family section (family_bench.cu)
   ts::bench::user_case user;  // --shape/--size/--precision: only this case
   std::string only_policy;    // --policy: only this policy (and naive, the reference)
   bool quick = false;     // only the six cases the targets name (fp32 512^3 stars r1/2/4 and box r1, fp64 7-point, 2D 5-point 8192^2)
@@ -59,23 +62,7 @@ using tessera::bench::median;
 using tessera::bench::result;
 using tessera::bench::summarise;
 
-struct events {
-  cudaEvent_t a{}, b{};
-  events() {
-    cudaEventCreate(&a);
-    cudaEventCreate(&b);
-  }
-  ~events() {
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-  }
-  float elapsed_ms() {
-    float ms = 0;
-    cudaEventSynchronize(b);
-    cudaEventElapsedTime(&ms, a, b);
-    return ms;
-  }
-};
+using tessera::bench::events;
 
 /// Device-to-device copy bandwidth (read + write bytes per second), median of reps.
 double copy_bandwidth_gbs(int reps, std::size_t bytes) {
@@ -551,6 +538,7 @@ int main(int argc, char** argv) {
     else if (a == "--fused") opt.fused = true;
     else if (a == "--fused-case" && i + 1 < argc) opt.fused = true, opt.fused_only = argv[++i];
     else if (a == "--point-functions") opt.point_functions = true;
+    else if (a == "--family") opt.family = true;
     else if ((a == "--shape" || a == "--size" || a == "--precision" || a == "--policy") && i + 1 < argc)
       user_args.emplace_back(a, argv[++i]);
     else if (a == "--no-host") opt.host = false;
@@ -562,7 +550,7 @@ int main(int argc, char** argv) {
     else if (a == "--json" && i + 1 < argc) opt.json = argv[++i];
     else if (a == "--tuning-table" && i + 1 < argc) opt.tuning_table = argv[++i];
     else if (a == "--help" || a == "-h") {
-      std::puts("usage: tessera-bench [--reps N (20)] [--csv FILE] [--json FILE] [--tuning-table FILE] [--variants] [--quick] [--iterate] [--fused] [--point-functions] [--smoke]\n"
+      std::puts("usage: tessera-bench [--reps N (20)] [--csv FILE] [--json FILE] [--tuning-table FILE] [--variants] [--quick] [--iterate] [--fused] [--point-functions] [--family] [--smoke]\n"
                 "                     [--fused-case 'star<2,1>'] [--no-host] [--host-only] [--host-size N (256)] [--solver]\n"
                 "       tessera-bench --shape star3d:2 --size 384x384x384 [--precision double] [--policy cuda:pipelined] [--fused]\n"
                 "  --solver: time to solution of multigrid (V-cycles and one FMG pass: 3D 512^3 and 256^3,\n"
@@ -583,6 +571,10 @@ int main(int argc, char** argv) {
                 "  kernels), on cuda:naive, cuda:streaming, cuda:vector-streaming, cuda:pipelined,\n"
                 "  cuda:shared-streaming and cuda:automatic; ideal bytes = every field read once and the\n"
                 "  output written once.\n"
+                "  kernel-family section (--family: it alone; --smoke checks it): every CUDA strategy's\n"
+                "  stencil kernel against its point-function mainloop running the same stencil\n"
+                "  (as_point_function), timed alternately: 7-point fp32 512^3, 256^3, fp64 384^3, 27-point\n"
+                "  box and 13-point star fp32 512^3, 2D 5-point fp32 8192^2.\n"
                 "  user case (--shape star1d|star2d|star3d:1-4 or box2d|box3d:1-2, --size one extent per axis):\n"
                 "  only that case, every policy or --policy's (naive too: the reference); --fused: its\n"
                 "  fused time stepping instead; --smoke: correctness only.\n"
@@ -688,6 +680,28 @@ int main(int argc, char** argv) {
             f << r.kernel << ',' << r.precision << ',' << r.size << ",\"" << r.policy << "\"," << r.fields << ','  // cuda:naive<32,8,2>: quoted
               << r.median_ms << ',' << r.min_ms << ',' << r.max_ms << ',' << r.gcells << ',' << r.gbs << ','
               << r.fraction << ',' << copy_gbs << ",\"" << r.note << "\"\n";
+        }
+        std::printf("%s\n", agree ? "all policies agree with naive" : "SOME POLICIES DISAGREE with naive");
+        return agree ? 0 : 1;
+      }
+    }
+    if (opt.family || opt.smoke) {  // stencil kernels against point mainloops (opt.smoke: checked)
+      std::vector<ts::bench::family_row> frs;
+      agree &= ts::bench::run_family(opt.reps, opt.smoke, frs);
+      for (const auto& r : frs)
+        if (r.note.find("MISMATCH") != std::string::npos)
+          std::printf("%s %s %s %s: %s\n", r.shape.c_str(), r.precision.c_str(), r.size.c_str(), r.policy.c_str(),
+                      r.note.c_str());
+      if (opt.family) {
+        if (!opt.smoke) ts::bench::print_family_rows(frs);
+        if (!opt.csv.empty()) {
+          std::ofstream f(opt.csv);
+          f << "shape,precision,size,policy,stencil_ms,point_ms,stencil_gcells_per_s,point_gcells_per_s,ratio,"
+               "stencil_plan,point_plan,note\n";
+          for (const auto& r : frs)
+            f << '"' << r.shape << "\"," << r.precision << ',' << r.size << ",\"" << r.policy << "\"," << r.stencil_ms
+              << ',' << r.point_ms << ',' << r.stencil_gcells << ',' << r.point_gcells << ',' << r.ratio() << ",\""
+              << r.stencil_plan << "\",\"" << r.point_plan << "\",\"" << r.note << "\"\n";
         }
         std::printf("%s\n", agree ? "all policies agree with naive" : "SOME POLICIES DISAGREE with naive");
         return agree ? 0 : 1;

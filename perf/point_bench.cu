@@ -1,5 +1,6 @@
 // tessera-bench's point-function section: see point_bench.hpp.
 #include "point_bench.hpp"
+#include "hashed_fill.cuh"
 #include "median.hpp"
 
 #include <algorithm>
@@ -15,25 +16,12 @@ namespace cu = tessera::cuda;
 
 namespace {
 
-/// Every element of v's allocation (ghosts too): a hash of its index, in [lo, lo + 1).
-template <class T>
-__global__ void fill_hashed(T* p, ts::index_t n, unsigned seed, T lo) {
-  for (ts::index_t i = blockIdx.x * static_cast<ts::index_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<ts::index_t>(gridDim.x) * blockDim.x) {
-    unsigned h = static_cast<unsigned>(i) * 2654435761u ^ seed * 40503u;
-    h ^= h >> 15;
-    h *= 2246822519u;
-    h ^= h >> 13;
-    p[i] = lo + static_cast<T>(h % 10007u) / T(10007);
-  }
-}
-
 template <class T, int Rank>
 ts::View<T, Rank, ts::CudaSpace> field(const std::string& label, const ts::extents<Rank>& e, int ghost, unsigned seed,
                                        T lo = 0) {
   ts::View<T, Rank, ts::CudaSpace> v(label, e, ghost);
   const auto n = v.layout().span();
-  fill_hashed<T><<<1024, 256>>>(v.data(), n, seed, lo);
+  ts::bench::fill_hashed<T><<<1024, 256>>>(v.data(), n, seed, lo);
   cu::detail::check_launch("fill_hashed", "tessera-bench");
   return v;
 }

@@ -333,16 +333,28 @@ TEST_CASE("plan: the blocks an SM holds come from the device's bounds, and from 
 }
 
 TEST_CASE("plan: streaming has no halo threads and serves boxes, 1D is refused") {
+  // the point mainloop's tile: rows of 256 bytes (64 floats) x 4, 32 bytes' worth of planes (8)
   const auto p = cu::make_plan<ts::box<3, 2>, float>(cu::streaming<>{}, ts::extents{37, 29, 53}, h100);
   REQUIRE(p.ok());
-  CHECK((p.block[0] == 32 && p.block[1] == 8 && p.block[2] == 1));
-  CHECK(p.out_tile[0] == 32);
-  CHECK(p.out_tile[1] == 8);
-  CHECK(p.out_tile[2] == 64);
-  CHECK(p.grid[0] == 2);
-  CHECK(p.grid[1] == 4);
-  CHECK(p.grid[2] == 1);
+  CHECK((p.block[0] == 64 && p.block[1] == 4 && p.block[2] == 1));
+  CHECK(p.out_tile[0] == 64);
+  CHECK(p.out_tile[1] == 4);
+  CHECK(p.out_tile[2] == 8);
+  CHECK(p.chunk == 8);
+  CHECK(p.grid[0] == 1);
+  CHECK(p.grid[1] == 8);  // ceil(29 / 4)
+  CHECK(p.grid[2] == 5);  // ceil(37 / 8)
   CHECK(p.shared_bytes == 0);
+  // doubles: 32 x 8 threads, 4 planes; the policy's arguments override the defaults
+  const auto d = cu::make_plan<ts::star<3, 1>, double>(cu::streaming<>{}, ts::extents{37, 29, 53}, h100);
+  CHECK((d.block[0] == 32 && d.block[1] == 8 && d.chunk == 4));
+  CHECK((d.grid[0] == 2 && d.grid[1] == 4 && d.grid[2] == 10));
+  const auto t = cu::make_plan<ts::star<3, 1>, float>(cu::streaming<32, 8, 3>{}, ts::extents{37, 29, 53}, h100);
+  CHECK((t.block[0] == 32 && t.block[1] == 8 && t.chunk == 3 && t.grid[2] == 13));
+  // 2D: 256 threads along a row, 8 rows a block
+  const auto r = cu::make_plan<ts::star<2, 1>, float>(cu::streaming<>{}, ts::extents{100, 1000}, h100);
+  CHECK((r.block[0] == 256 && r.block[1] == 1 && r.out_tile[0] == 256 && r.chunk == 8));
+  CHECK((r.grid[0] == 4 && r.grid[1] == 13));
   const auto one = cu::make_plan<ts::star<1, 2>, float>(cu::streaming<>{}, ts::extents{100}, h100);
   REQUIRE_FALSE(one.ok());
   CHECK(contains(one.reason, "cuda::naive"));

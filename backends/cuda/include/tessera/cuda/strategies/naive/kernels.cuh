@@ -1,29 +1,12 @@
 #pragma once
-// cuda::naive's kernels (nvcc only): one thread an output point, every neighbour a global
-// load, for stencils (naive_sweep) and point functions (naive_point_sweep); the launchers.
+// cuda::naive's kernel (nvcc only): one thread an output point, every neighbour a global
+// load; stencils run it with their point function as the evaluator (stencil_evaluator.hpp),
+// as fast as the kernel of their own it replaced (tessera-bench --family). The launchers.
 #include "tessera/cuda/strategies/naive.hpp"
 #include "tessera/cuda/kernels/common.cuh"
+#include "tessera/cuda/stencil_evaluator.hpp"
 
 namespace tessera::cuda::kernels {
-
-/// S: the shape; T: the element type; BlockX x BlockY x BlockZ: the block, one thread per
-/// output point.
-template <class S, class T, int BlockX, int BlockY, int BlockZ>
-__global__ void __launch_bounds__(BlockX * BlockY * BlockZ) naive_sweep(const params_for<S, T> p) {
-  detail::begin_after_previous_grid();  // first: the sweep before may still run
-  using vs = detail::vshape<S>;
-  const index_t x = static_cast<index_t>(blockIdx.x) * BlockX + threadIdx.x;
-  const index_t y = static_cast<index_t>(blockIdx.y) * BlockY + threadIdx.y;
-  const index_t z = static_cast<index_t>(blockIdx.z) * BlockZ + threadIdx.z;
-  if (x >= p.n[2] || y >= p.n[1] || z >= p.n[0]) return;
-  const T* in = p.in + z * p.in_stride[0] + y * p.in_stride[1] + x;
-  T acc = 0;
-  tessera::detail::static_for<vs::size>([&](auto k) {
-    constexpr int K = decltype(k)::value;
-    acc += p.template term<K>(in[vs::off(K, 0) * p.in_stride[0] + vs::off(K, 1) * p.in_stride[1] + vs::off(K, 2)]);
-  });
-  p.out[z * p.out_stride[0] + y * p.out_stride[1] + x] = acc;
-}
 
 /// One thread per output point: x from threadIdx.x (coalesced rows), y and z from the
 /// block's other axes; the function's windows address global memory.
@@ -59,9 +42,10 @@ namespace tessera::cuda {
 template <class S, class T, class Tile>
 void launch_sweep(naive<>, sweep_of<S, T, Tile>, const launch_plan& plan, const params_for<S, T>& p,
                   cudaStream_t stream) {
-  detail::launch_kernel_after_previous(&kernels::naive_sweep<S, T, Tile::block_x, Tile::block_y, Tile::block_z>, "naive_sweep",
-                        naive<>::name(), shape_name<S>(), plan, dim3(Tile::block_x, Tile::block_y, Tile::block_z), 0, stream,
-                        p);
+  detail::launch_kernel_after_previous(
+      &kernels::naive_point_sweep<stencil_function<S, T>, T, S::rank, 1, 1, Tile::block_x, Tile::block_y, Tile::block_z>,
+      "naive_point_sweep", naive<>::name(), shape_name<S>(), plan, dim3(Tile::block_x, Tile::block_y, Tile::block_z), 0,
+      stream, detail::as_point_params<S>(p));
 }
 
 namespace detail {
