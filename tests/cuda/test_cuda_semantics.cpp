@@ -55,9 +55,12 @@ TEST_CASE("launch record: the block each kernel ran with matches its policy") {
   r = run_and_check<tiled_16x16, ts::star<2, 2>, float>(ts::extents<2>{37, 53});
   CHECK(r.block[0] == 16);
   CHECK(r.block[1] == 16);
-  CHECK(r.plan.out_tile[0] == 12);
+  CHECK(r.plan.out_tile[0] == 16);  // the block is the output tile
+  CHECK(r.plan.shared_bytes == 20 * 20 * sizeof(float));  // and its halo of 2, staged
+  CHECK(r.grid[1] == 3);  // ceil(37 / 16)
   r = run_and_check<tiled_16x16, ts::star<3, 1>, double>(e3);
   CHECK(r.block[2] == 4);
+  CHECK(r.grid[2] == 10);  // ceil(37 / 4)
   r = run_and_check<tiled_128, ts::star<1, 1>, float>(ts::extents<1>{1001});
   CHECK(r.block[0] == 128);
   CHECK(r.plan.shared_bytes == (128 + 2) * sizeof(float));

@@ -46,22 +46,21 @@ TEST_CASE("plan: naive covers partial tiles with ceil-divided grids") {
   CHECK(p2.grid[1] == 5);
 }
 
-TEST_CASE("plan: tiled 3D uses the input tile as block and computes the inner outputs") {
+TEST_CASE("plan: tiled 3D uses the output tile as block, the tile and its halo staged") {
   const auto p = cu::make_plan<ts::star<3, 1>, double>(cu::tiled<>{}, ts::extents{37, 29, 53}, h100);
   REQUIRE(p.ok());
   CHECK(p.threads() == 512);
-  CHECK(p.out_tile[0] == 6);
-  CHECK(p.grid[0] == 9);  // ceil(53 / 6)
-  CHECK(p.grid[1] == 5);  // ceil(29 / 6)
-  CHECK(p.grid[2] == 7);  // ceil(37 / 6)
-  CHECK(p.shared_bytes == 512 * sizeof(double));
-  // an asymmetric shape leaves as many outputs as its reach allows: skewed3d reaches
-  // x -3..+2 (5 halo cells), y -1..+1 (2), z -1..+2 (3)
+  CHECK((p.out_tile[0] == 8 && p.out_tile[1] == 8 && p.out_tile[2] == 8));
+  CHECK(p.grid[0] == 7);  // ceil(53 / 8)
+  CHECK(p.grid[1] == 4);  // ceil(29 / 8)
+  CHECK(p.grid[2] == 5);  // ceil(37 / 8)
+  CHECK(p.shared_bytes == 10 * 10 * 10 * sizeof(double));
+  // an asymmetric shape stages the halo of its radius on every side (the view's ghost
+  // width is at least that on every axis): skewed3d reaches 3 cells at most
   const auto s = cu::make_plan<ts::test::skewed3d, float>(cu::tiled<>{}, ts::extents{4, 4, 4}, h100);
   REQUIRE(s.ok());
-  CHECK(s.out_tile[0] == 3);
-  CHECK(s.out_tile[1] == 6);
-  CHECK(s.out_tile[2] == 5);
+  CHECK((s.out_tile[0] == 8 && s.out_tile[1] == 8 && s.out_tile[2] == 8));
+  CHECK(s.shared_bytes == 14 * 14 * 14 * sizeof(float));
 }
 
 TEST_CASE("plan: a tile larger than the grid gives one block") {
@@ -73,14 +72,20 @@ TEST_CASE("plan: a tile larger than the grid gives one block") {
   CHECK(c.grid[0] * c.grid[1] * c.grid[2] == 1);
 }
 
-TEST_CASE("plan: a tile too small for the shape's reach is refused with the numbers") {
-  const auto p = cu::make_plan<ts::star<3, 4>, float>(cu::tiled<>{}, ts::extents{37, 29, 53}, h100);
+TEST_CASE("plan: a tile whose staged halo exceeds the device's shared memory is refused with the numbers") {
+  // star<3,4> on an 8^3 tile stages 16^3 points: 32 KiB of doubles
+  const auto ok = cu::make_plan<ts::star<3, 4>, double>(cu::tiled<>{}, ts::extents{37, 29, 53}, h100);
+  REQUIRE(ok.ok());
+  CHECK(ok.shared_bytes == 16 * 16 * 16 * sizeof(double));
+  auto small = h100;
+  small.name = "a 16 KiB device";
+  small.shared_per_block = small.shared_per_block_optin = 16 * 1024;
+  const auto p = cu::make_plan<ts::star<3, 4>, double>(cu::tiled<>{}, ts::extents{37, 29, 53}, small);
   REQUIRE_FALSE(p.ok());
-  CHECK(contains(p.reason, "8x8x8"));
-  CHECK(contains(p.reason, "needs 8 halo cells"));
-  CHECK(contains(p.reason, "star<3,4>"));
+  CHECK(contains(p.reason, "32 KiB"));
+  CHECK(contains(p.reason, "a 16 KiB device"));
   std::string why;
-  CHECK_FALSE(cu::can_implement<ts::star<3, 4>, float>(cu::tiled<>{}, ts::extents{8, 8, 8}, h100, &why));
+  CHECK_FALSE(cu::can_implement<ts::star<3, 4>, double>(cu::tiled<>{}, ts::extents{8, 8, 8}, small, &why));
   CHECK(why == p.reason);
 }
 

@@ -39,11 +39,25 @@ __global__ void __launch_bounds__(TileX * TileY * TileZ) tiled_point_sweep(const
     if constexpr (R > 0) {
       using tile = typename tiles::template tile<I>;
       T* to = shared + tiles::template offset<I>();
-      for (int q = me; q < static_cast<int>(tile::elements); q += threads) {
+      constexpr int elements = static_cast<int>(tile::elements), per_thread = (elements + threads - 1) / threads;
+      const auto element = [&](int q) {  // element q of the staged tile, read from global memory
         const int lx = q % tile::w, ly = q / tile::w % tile::h, lz = q / (tile::w * tile::h);
         const index_t z = Rank >= 3 ? o0[0] + lz - R : 0, y = Rank >= 2 ? o0[1] + ly - R : 0, x = o0[2] + lx - R;
         const bool read = x < n[2] + R && y < n[1] + (Rank >= 2 ? R : 0) && z < n[0] + (Rank >= 3 ? R : 0);
-        to[q] = read ? p.in[I][global_offset(p.in_stride[I], z, y, x)] : T(0);
+        return read ? p.in[I][global_offset(p.in_stride[I], z, y, x)] : T(0);
+      };
+      if constexpr (per_thread <= 2) {
+        // both loads issued before either store: a thread's loads in flight together (a
+        // radius-1 field's tile; one at a time ran the 2D 5-point slower than the notes' kernel)
+        T held[per_thread];
+#pragma unroll
+        for (int k = 0; k < per_thread; ++k) held[k] = me + k * threads < elements ? element(me + k * threads) : T(0);
+#pragma unroll
+        for (int k = 0; k < per_thread; ++k)
+          if (me + k * threads < elements) to[me + k * threads] = held[k];
+      } else {
+        // wider halos: one element at a time measured faster than batches of loads
+        for (int q = me; q < elements; q += threads) to[q] = element(q);
       }
     }
   });

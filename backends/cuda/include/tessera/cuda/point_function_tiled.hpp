@@ -1,15 +1,16 @@
 #pragma once
-// Point functions on cuda::tiled (and cuda::coarsened in 1D): the textbook shared-memory tiling. A block of
-// TileX x TileY x TileZ threads computes that tile of outputs, one point a thread; every
-// field the function reads beyond the point is first loaded cooperatively into shared
-// memory as the tile plus its own R-point halo on every side, then one __syncthreads, then
-// each thread calls the function on windows into the staged tiles. Fields of radius 0 are
-// read from global memory at the point.
+// The tiled mainloop: cuda::tiled's stencils and point functions (and cuda::coarsened's
+// point functions in 1D): shared-memory tiling. A block of TileX x TileY x TileZ threads
+// computes that tile of outputs, one point a thread; every field the function reads beyond
+// the point is first loaded cooperatively into shared memory as the tile plus its own
+// R-point halo on every side, then one __syncthreads, then each thread calls the function
+// on windows into the staged tiles. Fields of radius 0 are read from global memory at the
+// point.
 //
-// The block is the output tile here, not the input tile as in tiled's stencil kernels:
-// the fields of one function have different radii, so there is no one input tile, and an
-// output tile keeps every thread computing (a radius-4 field would leave no inner threads
-// of an 8^3 input tile). Each thread loads ceil((tile + 2R)^d / tile^d) elements a field.
+// The block is the output tile, not the input tile as in the notes' kernel: the fields of
+// one function have different radii, so there is no one input tile, and an output tile
+// keeps every thread computing (a radius-4 field would leave no inner threads of an 8^3
+// input tile). Each thread loads ceil((tile + 2R)^d / tile^d) elements a field.
 // Elements outside a field's reach are stored as zeros and never read from global memory.
 #include <cstddef>
 #include <string>

@@ -6,8 +6,8 @@
 // is strategies.def (as a type list: strategies.hpp).
 //
 //   naive<BlockX, BlockY, BlockZ>   one thread per output point, every read from global memory
-//   tiled<TileX, TileY, TileZ>      one block per input tile (halo included) staged in shared
-//                                   memory; only the inner threads compute
+//   tiled<TileX, TileY, TileZ>      one block per output tile, one point a thread; the tile and
+//                                   its halo staged in shared memory first
 //   coarsened<TileX, TileY, Chunk>  2.5D: a block of the xy input tile marches Chunk planes
 //                                   along z, keeping the shape's z-reach of planes in shared memory
 //   register_tiled<TileX, TileY, Chunk>
@@ -15,8 +15,8 @@
 //                                   the z-neighbours live in each thread's registers
 //   streaming<BlockX, BlockY, Chunk>
 //                                   beyond the textbook: one thread per output column, marching
-//                                   Chunk planes along z; the column's z-neighbours stay in
-//                                   registers, all other neighbours come through L1/L2
+//                                   Chunk planes along z; the planes it read stay in L1, the
+//                                   plane beyond its reach is prefetched into L2
 //   shared_streaming<BlockX, BlockY, RowsPerThread, Chunk>
 //                                   streaming built for the roofline: rows per thread, the
 //                                   in-plane neighbours (and a box's other planes) from a ring
