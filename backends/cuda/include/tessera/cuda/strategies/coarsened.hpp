@@ -6,7 +6,7 @@
 // input element is loaded from global memory once per block (plus the xy halo). With the
 // block limited to 2D, the tile can be 32 x 32 where the 3D tiled kernel had 8 x 8 x 8.
 // 1D coarsening (each thread computes Chunk outputs of a shared segment) is the 1D kernel
-// of cuda::tiled with Chunk outputs per thread (kernels/segment_1d.cuh).
+// of the notes with Chunk outputs per thread (coarsened/segment_1d.cuh).
 #include "tessera/cuda/point_function_ring.hpp"
 #include "tessera/cuda/point_function_tiled.hpp"
 #include "tessera/cuda/strategy.hpp"

@@ -4,7 +4,7 @@
 // several outputs a thread).
 #include "tessera/cuda/strategies/coarsened.hpp"
 #include "tessera/cuda/kernels/marching.cuh"
-#include "tessera/cuda/kernels/segment_1d.cuh"
+#include "tessera/cuda/strategies/coarsened/segment_1d.cuh"
 #include "tessera/cuda/point_function_ring.cuh"
 #include "tessera/cuda/point_function_tiled.cuh"
 

@@ -1,7 +1,7 @@
 #pragma once
-// The 1D kernel of cuda::tiled and cuda::coarsened (the notes' derivative kernel): a block
-// computes a whole segment of outputs, the segment and the reach's halo cells staged in
-// dynamic shared memory sized at launch (extern __shared__). nvcc only.
+// cuda::coarsened's 1D kernel (the notes' derivative kernel, each thread several outputs): a
+// block computes a whole segment of outputs, the segment and the reach's halo cells staged
+// in dynamic shared memory sized at launch (extern __shared__). nvcc only.
 #include "tessera/cuda/kernels/common.cuh"
 
 namespace tessera::cuda::kernels {
