@@ -112,8 +112,8 @@ struct validation_desc {
   bool passed = false;
 };
 
-// The sweep entry points, one translation unit per memory space (sweeps_host.cpp,
-// sweeps_cuda.cpp) so the build spreads over the cores.
+// The sweep entry points, one translation unit per entry point and memory space
+// (sweeps_host_apply.cpp, ..., sweeps_cuda_validate.cpp) so the build spreads over the cores.
 void apply_host(const std::string& policy, const stencil_desc& st, const views_in<HostSpace>& in,
                 const views_in<HostSpace>& out);
 /// Returns true when the result is in u, false when it is in scratch.

@@ -1,6 +1,6 @@
 #pragma once
 // The sweeps of one memory space behind the Python module's apply and iterate, written
-// once for both spaces: sweeps_host.cpp and sweeps_cuda.cpp instantiate them with their
+// once for both spaces: sweeps_host_*.cpp and sweeps_cuda_*.cpp instantiate them with their
 // policies.
 #include <cstdlib>
 #include <string>
@@ -22,6 +22,14 @@ void for_each_host_policy(F&& f) {
   f(kokkos::mdrange{});
 #endif
   f(automatic{});
+}
+
+/// The names of the policies for_each calls its argument with, in that order.
+template <class ForEach>
+std::vector<std::string> policy_names(ForEach&& for_each) {
+  std::vector<std::string> v;
+  for_each([&](auto p) { v.push_back(decltype(p)::name()); });
+  return v;
 }
 
 template <int Rank>
