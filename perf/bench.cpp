@@ -29,6 +29,7 @@
 #include "median.hpp"
 #include "family_bench.hpp"
 #include "gpu_events.hpp"
+#include "l2_rotation.hpp"
 #include "point_bench.hpp"
 #include "solver_bench.hpp"
 #include "user_case.hpp"
@@ -114,15 +115,8 @@ template <class S, class T, bool Variants = false, int Rank>
 void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, std::vector<result>& out,
               bool& all_agree) {
   const int g = ts::shape_traits<S>::radius;
-  const std::size_t l2 = [] {
-    int dev = 0, bytes = 0;
-    cudaGetDevice(&dev);
-    cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, dev);
-    return static_cast<std::size_t>(bytes);
-  }();
   const auto init = patterned_field<T>(e, g);
-  const std::size_t bytes = init.allocation_bytes();
-  const int nbuf = opt.smoke ? 1 : static_cast<int>(std::max<std::size_t>(2, (4 * l2 + bytes - 1) / bytes));
+  const int nbuf = opt.smoke ? 1 : ts::bench::buffers_beyond_l2(init.allocation_bytes());
   std::vector<ts::View<T, Rank, ts::CudaSpace>> ins;
   for (int b = 0; b < nbuf; ++b) {
     ins.emplace_back("in" + std::to_string(b), init.layout());

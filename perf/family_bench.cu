@@ -2,6 +2,7 @@
 #include "family_bench.hpp"
 #include "gpu_events.hpp"
 #include "hashed_fill.cuh"
+#include "l2_rotation.hpp"
 #include "median.hpp"
 
 #include <algorithm>
@@ -27,13 +28,9 @@ template <class S, class T, int Rank = S::rank>
 bool run_case(const ts::extents<Rank>& e, int reps, bool smoke, std::vector<ts::bench::family_row>& rows) {
   constexpr int ghost = ts::shape_traits<S>::radius;
   // inputs rotated over enough buffers that a sweep does not find its input in L2
-  int dev = 0, l2 = 0;
-  cudaGetDevice(&dev);
-  cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev);
   std::vector<ts::View<T, Rank, ts::CudaSpace>> ins;
   ins.emplace_back("u0", e, ghost);
-  const std::size_t bytes = ins[0].allocation_bytes();
-  const int nbuf = smoke ? 1 : static_cast<int>(std::max<std::size_t>(2, (4 * static_cast<std::size_t>(l2) + bytes - 1) / bytes));
+  const int nbuf = smoke ? 1 : ts::bench::buffers_beyond_l2(ins[0].allocation_bytes());
   for (int b = 1; b < nbuf; ++b) ins.emplace_back("u" + std::to_string(b), e, ghost);
   for (int b = 0; b < nbuf; ++b) {
     ts::bench::fill_hashed<T><<<1024, 256>>>(ins[b].data(), ins[b].layout().span(), 17u + static_cast<unsigned>(b), T(0));
