@@ -22,7 +22,8 @@ struct mixed_reach {
 
 TEST_CASE_TEMPLATE("cuda point functions: tiles, chunks and reaches agree with host::serial and the Kokkos reference", P,
                    ts::cuda::pipelined<>, ts::cuda::pipelined<64, 4, 1, 1>, ts::cuda::pipelined<32, 8, 0, 3, 3>,
-                   ts::cuda::pipelined<0, 0, 0, 0, 1>, ts::cuda::streaming<>, ts::cuda::streaming<32, 8, 3>,
+                   ts::cuda::pipelined<0, 0, 0, 0, 1>, ts::cuda::pipelined<64, 2, 3, 2, 5>,
+                   ts::cuda::pipelined<128, 4, 4, 1, 4>, ts::cuda::streaming<>, ts::cuda::streaming<32, 8, 3>,
                    ts::cuda::streaming<16, 2, 1>, ts::cuda::streaming<128, 1, 64>, ts::cuda::vector_streaming<>,
                    ts::cuda::vector_streaming<1, 3>, ts::cuda::vector_streaming<8, 1>, ts::cuda::shared_streaming<>,
                    ts::cuda::shared_streaming<16, 4, 3, 5>, ts::cuda::shared_streaming<64, 2, 1, 1>,

@@ -130,8 +130,8 @@ TEST_CASE("launch record: the block each kernel ran with matches its policy") {
   CHECK((r.block[0] == 8 && r.block[1] == 8 && r.block[2] == 8));
   r = run_and_check<cu::register_tiled<>, ts::star<3, 1>, float>(e3);
   CHECK((r.block[0] == 32 && r.block[1] == 32 && r.block[2] == 1));
-  r = run_and_check<cu::pipelined<>, ts::star<3, 1>, float>(e3);
-  CHECK((r.block[0] == 128 && r.block[1] == 4 && r.plan.out_tile[1] == 16));
+  r = run_and_check<cu::pipelined<>, ts::star<3, 1>, float>(e3);  // the point mainloop: 4 rows a thread
+  CHECK((r.block[0] == 128 && r.block[1] == 2 && r.plan.out_tile[1] == 8));
   r = run_and_check<cu::pipelined<>, ts::box<3, 1>, double>(e3);  // 8 rows a thread for the box
   CHECK((r.block[0] == 128 && r.block[1] == 2 && r.plan.out_tile[1] == 16));
   r = run_and_check<cu::vector_streaming<>, ts::star<3, 1>, float>(e3);  // 8 warps, 4 planes

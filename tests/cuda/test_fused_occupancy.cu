@@ -96,8 +96,18 @@ void check_marching_plans_take_the_driver(const ts::extents<3>& e) {
   using PL = cu::pipelined<>;
   using pt = PL::tile<S>;
   const auto p = launched_plan<PL, S, T>(e);
-  const int pipelined_blocks =
-      driver_blocks(&cu::kernels::pipelined_sweep<S, T, pt::block_x, pt::block_y, pt::rows_per_thread, pt::stages>, p);
+  const int pipelined_blocks = [&] {
+    if constexpr (cu::detail::pipelined_stencil_on_mainloop<S, T>) {  // the point mainloop, the stencil its evaluator
+      using mt = typename pt::template points<T, S::rank>;
+      return driver_blocks(&cu::kernels::pipelined_point_sweep<ts::stencil_function<S, T>, T, S::rank, 1, 1, mt::block_x,
+                                                               mt::block_y, mt::rows, mt::stages,
+                                                               cu::detail::stencil_point_params<S, T>>,
+                           p);
+    } else {
+      return driver_blocks(&cu::kernels::pipelined_sweep<S, T, pt::block_x, pt::block_y, pt::rows_per_thread, pt::stages>,
+                           p);
+    }
+  }();
   MESSAGE(ts::shape_name<S>() << (sizeof(T) == 4 ? " fp32" : " fp64") << " pipelined: the plan took "
                               << p.resident_per_sm << " blocks an SM, the driver says " << pipelined_blocks
                               << " (estimate " << cu::detail::resident_blocks(p, cu::current_device_limits()) << ")");

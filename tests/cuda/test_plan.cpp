@@ -198,16 +198,28 @@ TEST_CASE("plan: shared_streaming stores a ring of planes, chunk fills the devic
 }
 
 TEST_CASE("plan: pipelined rings the shape's planes plus those in flight, x-halo in whole lines") {
-  // 7-point fp32: 3 planes + 2 in flight, each 18 rows x (32 + 128 + 32) floats
+  // 7-point fp32 runs on the point mainloop (the stencil as its evaluator): 128 x 2 threads
+  // of 4 rows, a 128 x 8 tile; its ring holds 3 planes + 2 in flight + copies of the first
+  // 2 (the windows' duplicates), each 10 rows x (32 + 128 + 32) floats
   auto p = cu::make_plan<ts::star<3, 1>, float>(cu::pipelined<>{}, ts::extents{512, 512, 512}, h100);
   REQUIRE(p.ok());
-  CHECK((p.block[0] == 128 && p.block[1] == 4 && p.block[2] == 1));
-  CHECK((p.out_tile[0] == 128 && p.out_tile[1] == 16));
-  CHECK(p.shared_bytes == 5 * 18 * 192 * sizeof(float));
-  CHECK(p.needs_shared_opt_in);  // 67.5 KiB
-  CHECK(p.chunk == 4);  // short chunks for stars reaching one or two planes (pipelined_defaults)
-  CHECK(p.grid[2] == 128);
+  CHECK(p.strategy == "pipelined");
+  CHECK((p.block[0] == 128 && p.block[1] == 2 && p.block[2] == 1));
+  CHECK((p.out_tile[0] == 128 && p.out_tile[1] == 8));
+  CHECK(p.shared_bytes == 7 * 10 * 192 * sizeof(float));
+  CHECK(p.needs_shared_opt_in);  // 52.5 KiB
+  CHECK(p.grid[2] * p.chunk >= 512);
   CHECK(cu::make_plan<ts::star<3, 1>, float>(cu::pipelined<0, 0, 0, 0, 16>{}, ts::extents{512, 512, 512}, h100).chunk == 16);
+  // fp64 keeps the kernel: 128 x 4 threads of 4 rows, 3 + 2 slots of 18 x (16 + 128 + 16)
+  // doubles (112.5 KiB) leave two blocks an SM, which take short chunks
+  p = cu::make_plan<ts::star<3, 1>, double>(cu::pipelined<>{}, ts::extents{512, 512, 512}, h100);
+  CHECK((p.block[0] == 128 && p.block[1] == 4 && p.out_tile[1] == 16));
+  CHECK(p.shared_bytes == 5 * 18 * 160 * sizeof(double));
+  CHECK(p.chunk == 4);
+  // explicit tile arguments are the mainloop's: 64 x 4 threads of 2 rows, 3 planes in flight
+  p = cu::make_plan<ts::star<3, 1>, float>(cu::pipelined<64, 4, 2, 3>{}, ts::extents{512, 512, 512}, h100);
+  CHECK((p.block[0] == 64 && p.block[1] == 4 && p.out_tile[1] == 8));
+  CHECK(p.shared_bytes == 8 * 10 * (4 + 64 + 4) * sizeof(float));  // 64 floats: too narrow for whole lines
   // the 27-point box: 128 x 2 threads with 8 rows each, the same 128 x 16 tile and ring;
   // tile parameters given explicitly are kept
   p = cu::make_plan<ts::box<3, 1>, float>(cu::pipelined<>{}, ts::extents{512, 512, 512}, h100);
@@ -227,8 +239,6 @@ TEST_CASE("plan: pipelined rings the shape's planes plus those in flight, x-halo
   REQUIRE(p.ok());
   CHECK(p.shared_bytes == 7 * 20 * 160 * sizeof(double));
   CHECK(p.chunk == 64);
-  // the fp64 7-point's ring (112.5 KiB) leaves two: 4 planes
-  CHECK(cu::make_plan<ts::star<3, 1>, double>(cu::pipelined<>{}, ts::extents{512, 512, 512}, h100).chunk == 4);
   // fp64: a line is 16 doubles; an explicit depth is kept
   p = cu::make_plan<ts::star<3, 2>, double>(cu::pipelined<0, 0, 0, 1>{}, ts::extents{64, 64, 64}, h100);
   REQUIRE(p.ok());
@@ -248,8 +258,16 @@ TEST_CASE("plan: pipelined rings the shape's planes plus those in flight, x-halo
   const auto big = cu::make_plan<ts::star<3, 4>, double>(cu::pipelined<>{}, ts::extents{64, 64, 64}, h100);
   REQUIRE_FALSE(big.ok());
   CHECK(contains(big.reason, "shared memory"));
-  // 2D: a row of 512 columns, 3 rows + 4 in flight
+  // 2D 5-point (on the mainloop): 256 threads of 4 columns, a row of 1024 with its halo in
+  // lines, 3 rows + 2 in flight + 2 duplicates
   p = cu::make_plan<ts::star<2, 1>, float>(cu::pipelined<>{}, ts::extents{100, 1000}, h100);
+  REQUIRE(p.ok());
+  CHECK((p.block[0] == 256 && p.block[1] == 1));
+  CHECK(p.out_tile[0] == 1024);
+  CHECK(p.grid[0] == 1);
+  CHECK(p.shared_bytes == 7 * (32 + 1024 + 32) * sizeof(float));
+  // the 2D 9-point box keeps the kernel: a row of 512 columns, 3 rows + 4 in flight
+  p = cu::make_plan<ts::box<2, 1>, float>(cu::pipelined<>{}, ts::extents{100, 1000}, h100);
   REQUIRE(p.ok());
   CHECK((p.block[0] == 128 && p.block[1] == 1));
   CHECK(p.out_tile[0] == 512);
@@ -286,16 +304,16 @@ TEST_CASE("plan: the blocks an SM holds come from the device's bounds, and from 
   known.kernel_blocks_per_sm = 3;  // the driver's answer wins over every bound
   CHECK(cu::detail::resident_blocks(p, known, 255) == 3);
 
-  // pipelined's 7-point fp32 plan takes short chunks because it counts 4 blocks an SM; where
+  // pipelined's 13-point fp32 plan takes short chunks because it counts 2 blocks an SM; where
   // the driver says one, the plan is made again with long chunks, and says what it took
   const ts::extents<3> e{512, 512, 512};
   const auto plan_at = [&](const cu::device_limits& lim) {
-    return cu::make_plan<ts::star<3, 1>, float>(cu::pipelined<>{}, e, lim);
+    return cu::make_plan<ts::star<3, 2>, float>(cu::pipelined<>{}, e, lim);
   };
   const auto estimated = plan_at(h100);
   REQUIRE(estimated.ok());
-  REQUIRE(estimated.resident_per_sm == 3);  // 67.5 KiB rings: 3 fit
-  REQUIRE(estimated.chunk == 4);
+  REQUIRE(estimated.resident_per_sm == 2);  // 105 KiB rings: 2 fit
+  REQUIRE(estimated.chunk == 8);
   int asked = 0;
   const auto one = cu::detail::with_driver_residency(h100, plan_at, [&](const cu::launch_plan& q) {
     ++asked;
@@ -304,14 +322,14 @@ TEST_CASE("plan: the blocks an SM holds come from the device's bounds, and from 
   });
   CHECK(asked == 1);
   CHECK(one.resident_per_sm == 1);
-  CHECK(one.chunk > 4);
-  CHECK(one.describe() == cu::make_plan<ts::star<3, 1>, float>(cu::pipelined<>{}, e, [] {
+  CHECK(one.chunk > 8);
+  CHECK(one.describe() == cu::make_plan<ts::star<3, 2>, float>(cu::pipelined<>{}, e, [] {
                             auto l = h100;
                             l.kernel_blocks_per_sm = 1;
                             return l;
                           }()).describe());
   // an answer equal to the estimate, or none (0), keeps the plan
-  CHECK(cu::detail::with_driver_residency(h100, plan_at, [](const cu::launch_plan&) { return 3; }).describe() ==
+  CHECK(cu::detail::with_driver_residency(h100, plan_at, [](const cu::launch_plan&) { return 2; }).describe() ==
         estimated.describe());
   CHECK(cu::detail::with_driver_residency(h100, plan_at, [](const cu::launch_plan&) { return 0; }).describe() ==
         estimated.describe());

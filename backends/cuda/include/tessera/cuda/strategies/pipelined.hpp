@@ -28,8 +28,16 @@
 //      rows two outputs share.
 // Pieces outside the grid's reach are zero-filled (cp.async with source size 0): no
 // global read past the ghosts, and no uninitialised shared memory is ever read.
+//
+// The same loop serves point functions (pipelined/point_function.hpp: a ring per field,
+// windows into it). 2D and 3D stars of radius 1 in 4-byte types run on that mainloop, the
+// stencil as its evaluator (stencil_evaluator.hpp), 128 x 2 threads of 4 rows (2D: 256
+// threads of 4 columns): faster there than the kernel below, which the other shapes and
+// 8-byte types keep (detail::pipelined_stencil_on_mainloop says why).
 #include <cstdint>
+#include <type_traits>
 
+#include "tessera/core/stencil_function.hpp"
 #include "tessera/cuda/strategies/pipelined/point_function.hpp"
 #include "tessera/cuda/strategy.hpp"
 
@@ -44,7 +52,29 @@ struct pipelined_tile {
   static constexpr int stages = Stages;                   ///< planes whose copies are in flight
 };
 
+/// pipelined's configuration for a stencil: its kernel's tile (Kernel, a pipelined_tile) and,
+/// for the stencils it runs on its point-function mainloop
+/// (detail::pipelined_stencil_on_mainloop), the mainloop's tile `points<T, Rank>` from the
+/// policy's arguments. Mainloop defaults: 3D 128 x 2 threads x 4 rows, 2D 256 threads x 4
+/// columns; 2 planes in flight; arguments given are kept.
+template <class Kernel, int BlockX, int BlockY, int RowsPerThread, int Stages>
+struct pipelined_stencil_tile : Kernel {
+  template <class T, int Rank>
+  using points = detail::point_pipelined_tile<T, Rank, detail::or_default(BlockX, Rank == 3 ? 128 : 256),
+                                              detail::or_default(BlockY, 2), detail::or_default(RowsPerThread, 4),
+                                              detail::or_default(Stages, 2)>;
+};
+
 namespace detail {
+/// Stencils pipelined runs on its point-function mainloop, the stencil as the evaluator
+/// (stencil_evaluator.hpp): 2D and 3D stars of radius 1 in 4-byte types, where the mainloop
+/// measures faster than the kernel below. Other shapes and 8-byte types keep the kernel: the
+/// mainloop's ring stores 2R more planes (the windows' duplicates), and the resident blocks
+/// that costs lose more than the mainloop's tile gains (perf/RESULTS.md, "One mainloop for
+/// stencils and point functions").
+template <class S, class T>
+inline constexpr bool pipelined_stencil_on_mainloop = S::rank >= 2 && sizeof(T) <= 4 && std::is_same_v<S, star<S::rank, 1>>;
+
 /// The shared-memory layout of a pipelined block (host and device constexpr). A plane of
 /// the ring is the ring_h x ring_w tile with its in-plane halo, the x-halo widened to whole
 /// 16-byte pieces (pad_x_lo, pad_x_hi elements) because planes arrive by 16-byte asynchronous
@@ -122,7 +152,10 @@ struct pipelined_defaults {
 /// axis on the planes next to the centre, such as the 27-point box), 128 threads x 4
 /// columns (2D); Stages 2 for 3D stars reaching one or two planes along the marching axis
 /// (they march in short chunks) and for any shape reaching further, 1 for the other shapes
-/// reaching one plane (boxes), 4 in 2D (detail::pipelined_defaults).
+/// reaching one plane (boxes), 4 in 2D (detail::pipelined_defaults). 2D and 3D stars of
+/// radius 1 in 4-byte types run on the point-function mainloop instead, whose tile the same
+/// arguments set (pipelined_stencil_tile: 128 x 2 threads x 4 rows, 2D 256 threads x 4
+/// columns, 2 planes in flight by default; the ring's x-halo in whole lines).
 template <int BlockX = 0, int BlockY = 0, int RowsPerThread = 0, int Stages = 0, int Chunk = 0>
 struct pipelined : marching_policy<pipelined<BlockX, BlockY, RowsPerThread, Stages, Chunk>> {
   static std::string name() { return "cuda:pipelined"; }
@@ -132,12 +165,13 @@ struct pipelined : marching_policy<pipelined<BlockX, BlockY, RowsPerThread, Stag
   static constexpr bool automatic_default = true;
 
   template <class S>
-  using tile = typename detail::pipelined_defaults<S, BlockX, BlockY, RowsPerThread, Stages>::tile;
+  using tile = pipelined_stencil_tile<typename detail::pipelined_defaults<S, BlockX, BlockY, RowsPerThread, Stages>::tile,
+                                      BlockX, BlockY, RowsPerThread, Stages>;
   /// Planes each block marches; 0: chosen by the plan.
   static constexpr int planes_per_block = Chunk > 0 ? Chunk : 0;
 
-  /// Point functions: its own mainloop (pipelined/point_function.hpp), one output a
-  /// thread, every staged field's rows on 16 bytes.
+  /// Point functions: its own mainloop (pipelined/point_function.hpp), by default one
+  /// output a thread (RowsPerThread sets more), every staged field's rows on 16 bytes.
   template <class T, int Rank>
   using point_mainloop =
       detail::pipelined_points<detail::point_pipelined_tile<T, Rank, BlockX, BlockY, RowsPerThread, Stages>, Chunk>;
@@ -145,29 +179,36 @@ struct pipelined : marching_policy<pipelined<BlockX, BlockY, RowsPerThread, Stag
   /// 2D and 3D grids (marching_policy refuses 1D).
   template <class S, class T>
   static launch_plan plan_march(const extents<S::rank>& e, const device_limits& lim) {
-    using t = tile<S>;
-    launch_plan p;
-    p.strategy = detail::plan_label<strategy>();
-    using lay = detail::pipelined_layout<S, T, t::block_x, t::block_y, t::rows_per_thread, t::stages>;
-    p.block[0] = t::block_x, p.block[1] = t::block_y, p.block[2] = 1;
-    const long long tiles = detail::plane_tiles(e, lay::tile_w, lay::tile_h);
-    p.shared_bytes = lay::shared_elements * sizeof(T);
-    // A deep ring leaves one block an SM, and its chunk need not shrink to make blocks
-    // that cannot run anyway.
-    const int resident = p.resident_per_sm = detail::resident_blocks(p, lim);
-    // Stars reaching one or two planes along z take short chunks (4, 8 planes) where an
-    // SM holds two blocks or more: the resident blocks stay on neighbouring planes (chunk
-    // edges hit in L2, DRAM reads a narrow window). With one block an SM nothing hides a
-    // block's ring prologue, and short chunks lose (perf/RESULTS.md, "pipelined's defaults").
-    constexpr bool short_chunks = detail::pipelined_defaults<S, BlockX, BlockY, RowsPerThread, Stages>::short_chunks;
-    const int short_chunk = short_chunks && resident >= 2 ? (lay::reach_planes <= 3 ? 4 : 8) : 0;
-    const int chunk =
-        planes_per_block > 0 ? planes_per_block
-        : short_chunk > 0    ? short_chunk
-                             : detail::streaming_chunk(lay::reach_planes - 1, tiles, detail::virtual_extent(e, lay::march),
-                                                       resident, lim);
-    p.reason = detail::plane_too_large<S>(e, "pipelined");
-    return detail::marched(p, e, lay::tile_w, lay::tile_h, chunk, lim);
+    if constexpr (detail::pipelined_stencil_on_mainloop<S, T>) {
+      launch_plan p = detail::point_pipelined_plan<stencil_function<S, T>, T, S::rank,
+                                                   typename tile<S>::template points<T, S::rank>>(e, lim, planes_per_block);
+      p.strategy = detail::plan_label<strategy>();
+      return p;
+    } else {  // pipelined's own kernel
+      using t = tile<S>;
+      launch_plan p;
+      p.strategy = detail::plan_label<strategy>();
+      using lay = detail::pipelined_layout<S, T, t::block_x, t::block_y, t::rows_per_thread, t::stages>;
+      p.block[0] = t::block_x, p.block[1] = t::block_y, p.block[2] = 1;
+      const long long tiles = detail::plane_tiles(e, lay::tile_w, lay::tile_h);
+      p.shared_bytes = lay::shared_elements * sizeof(T);
+      // A deep ring leaves one block an SM, and its chunk need not shrink to make blocks
+      // that cannot run anyway.
+      const int resident = p.resident_per_sm = detail::resident_blocks(p, lim);
+      // Stars reaching one or two planes along z take short chunks (4, 8 planes) where an
+      // SM holds two blocks or more: the resident blocks stay on neighbouring planes (chunk
+      // edges hit in L2, DRAM reads a narrow window). With one block an SM nothing hides a
+      // block's ring prologue, and short chunks lose (perf/RESULTS.md, "pipelined's defaults").
+      constexpr bool short_chunks = detail::pipelined_defaults<S, BlockX, BlockY, RowsPerThread, Stages>::short_chunks;
+      const int short_chunk = short_chunks && resident >= 2 ? (lay::reach_planes <= 3 ? 4 : 8) : 0;
+      const int chunk =
+          planes_per_block > 0 ? planes_per_block
+          : short_chunk > 0    ? short_chunk
+                               : detail::streaming_chunk(lay::reach_planes - 1, tiles, detail::virtual_extent(e, lay::march),
+                                                         resident, lim);
+      p.reason = detail::plane_too_large<S>(e, "pipelined");
+      return detail::marched(p, e, lay::tile_w, lay::tile_h, chunk, lim);
+    }
   }
 
   /// pipelined copies input rows in 16-byte pieces: every row's interior of `in` must

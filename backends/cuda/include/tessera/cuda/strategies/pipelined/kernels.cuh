@@ -4,6 +4,7 @@
 #include "tessera/cuda/strategies/pipelined.hpp"
 #include "tessera/cuda/kernels/async_copy.cuh"
 #include "tessera/cuda/kernels/common.cuh"
+#include "tessera/cuda/stencil_evaluator.hpp"
 #include "tessera/cuda/strategies/pipelined/point_function.cuh"
 
 namespace tessera::cuda::kernels {
@@ -121,10 +122,19 @@ namespace tessera::cuda {
 template <class S, class T, class Tile>
 void launch_sweep(pipelined<>, sweep_of<S, T, Tile>, const launch_plan& plan, const params_for<S, T>& p,
                   cudaStream_t stream) {
-  detail::launch_kernel_after_previous(
-      &kernels::pipelined_sweep<S, T, Tile::block_x, Tile::block_y, Tile::rows_per_thread, Tile::stages>,
-      "pipelined_sweep", pipelined<>::name(), shape_name<S>(), plan, dim3(Tile::block_x, Tile::block_y, 1), plan.shared_bytes,
-      stream, p, plan.chunk);
+  if constexpr (detail::pipelined_stencil_on_mainloop<S, T>) {  // the mainloop, the stencil as its evaluator
+    using pt = typename Tile::template points<T, S::rank>;
+    detail::launch_kernel_after_previous(
+        &kernels::pipelined_point_sweep<stencil_function<S, T>, T, S::rank, 1, 1, pt::block_x, pt::block_y, pt::rows,
+                                        pt::stages, detail::stencil_point_params<S, T>>,
+        "pipelined_point_sweep", pipelined<>::name(), shape_name<S>(), plan, dim3(pt::block_x, pt::block_y, 1),
+        plan.shared_bytes, stream, detail::as_point_params<S>(p), plan.chunk);
+  } else {
+    detail::launch_kernel_after_previous(
+        &kernels::pipelined_sweep<S, T, Tile::block_x, Tile::block_y, Tile::rows_per_thread, Tile::stages>,
+        "pipelined_sweep", pipelined<>::name(), shape_name<S>(), plan, dim3(Tile::block_x, Tile::block_y, 1),
+        plan.shared_bytes, stream, p, plan.chunk);
+  }
 }
 
 }  // namespace tessera::cuda

@@ -10,11 +10,15 @@
 // neighbour a shared-memory read, and the copies in flight cost shared memory, not
 // registers.
 //
-// The geometry is pipelined's with one output per thread: a BlockX x BlockY block owns a
-// BlockX x BlockY tile of a plane (2D: BlockX points of a row) and marches `chunk` planes
-// along the slowest axis. Each input field of radius R > 0 has its own ring of planes (its
-// tile with an R-point halo, the x-halo widened to whole 16-byte pieces); fields of radius
-// 0 are read from global memory at the point (they are read once anyway).
+// The geometry is pipelined's: a BlockX x BlockY block whose threads compute Rows outputs a
+// plane each (3D: Rows consecutive rows of a column, a BlockX x BlockY Rows tile; 2D:
+// columns tx, tx + BlockX, ..., a row of BlockX Rows) marches `chunk` planes along the
+// slowest axis. Each input field of radius R > 0 has its own ring of planes (its tile with an
+// R-point halo, the x-halo widened to whole 16-byte pieces, or to whole 128-byte lines where
+// the tile is wide and the ring shallow); fields of radius 0 are read from global memory at
+// the point (they are read once anyway). A thread's rows are all computed before any is
+// stored, so the shared reads neighbouring rows have in common are read once; the 16-byte
+// pieces each thread copies are worked out once, before the march.
 //
 // The windows a point function reads through are an element pointer plus constant
 // strides (core/point_function.hpp), so the 2R + 1 planes one window spans must lie at
@@ -31,7 +35,8 @@
 //      copy is visible and every thread has finished step i - 1;
 //   2. issue the copies of the planes Stages steps ahead into the slots step i - 1 read
 //      last (one commit group per step for all fields, empty past the chunk's end);
-//   3. call the function at the point with windows on the rings, store the outputs.
+//   3. call the function at each of the thread's points with windows on the rings, then
+//      store the outputs.
 // Pieces outside the field's reach are zero-filled: no global read beyond the ghosts a
 // field's radius asks for, and no uninitialised shared memory is read.
 #include <cstddef>
@@ -49,47 +54,67 @@ namespace tessera::cuda {
 
 namespace detail {
 
-/// pipelined's tile for point functions: one output per thread (RowsPerThread 0 or 1).
-/// Defaults: 32 x 16 threads in 3D (32 x 8 for 8-byte types: a deep ring of doubles leaves
-/// one 512-thread block an SM), 256 threads along x in 2D; 2 planes in flight in 3D, 4
-/// rows in 2D (a row is a small copy).
+/// pipelined's tile for point functions: BlockX x BlockY threads, each computing Rows
+/// outputs a plane (3D: Rows consecutive rows of its column; 2D: columns tx, tx + BlockX, ...),
+/// Stages planes in flight. Defaults: 32 x 16 threads in 3D (32 x 8 for 8-byte types: a deep
+/// ring of doubles leaves one 512-thread block an SM), 256 threads along x in 2D, one row a
+/// thread; 2 planes in flight in 3D, 4 rows in 2D (a row is a small copy).
 template <class T, int Rank, int BlockX, int BlockY, int RowsPerThread, int Stages>
 struct point_pipelined_tile {
-  static_assert(RowsPerThread == 0 || RowsPerThread == 1,
-                "tessera::cuda::pipelined: for point functions each thread computes one point a plane; leave "
-                "RowsPerThread at 0 or 1");
+  static_assert(RowsPerThread >= 0 && Stages >= 0, "tessera::cuda::pipelined: tile arguments are counts (0: default)");
   static constexpr int block_x = BlockX > 0 ? BlockX : Rank == 3 ? 32 : 256;
   static constexpr int block_y = Rank == 3 ? (BlockY > 0 ? BlockY : sizeof(T) >= 8 ? 8 : 16) : 1;
+  static constexpr int rows = RowsPerThread > 0 ? RowsPerThread : 1;
   static constexpr int stages = Stages > 0 ? Stages : Rank == 3 ? 2 : 4;
 };
 
-/// The shared-memory ring of one input field of radius R (host and device constexpr).
-template <class T, int Rank, int R, int BlockX, int BlockY, int Stages>
+/// The shared-memory ring of one input field of radius R (host and device constexpr), for
+/// a block of BlockX x BlockY threads with Rows outputs each a plane.
+/// The x-halo is widened to whole 16-byte pieces (planes arrive by 16-byte copies), or to
+/// whole 128-byte lines where the tile is at least 512 bytes wide and the ring shallow: a
+/// halo of single pieces, each a partial read of a line the neighbouring block reads in
+/// full, costs time for the same DRAM bytes, while a narrow tile or a deep ring would
+/// spend more shared memory on the lines than they save.
+template <class T, int Rank, int R, int BlockX, int BlockY, int Rows, int Stages>
 struct point_ring {
+  using geometry = point_ring_geometry<Rank, BlockX, BlockY, Rows>;
   static constexpr bool staged = R > 0;
   static constexpr int vec = elements_per_16_bytes<T>;
-  static constexpr int pad_x = (R + vec - 1) / vec * vec;  // x-halo in whole 16-byte pieces
-  static constexpr int ring_w = BlockX + 2 * pad_x;
-  static constexpr int ring_h = Rank == 3 ? BlockY + 2 * R : 1;
-  static constexpr int plane = ring_w * ring_h;
   static constexpr int slots = 2 * R + 1 + Stages;  // the window's planes + the planes in flight
   static constexpr int stored = staged ? slots + 2 * R : 0;  // + duplicates of slots 0 .. 2R - 1
+  static constexpr int line = sizeof(T) >= 128 ? 1 : 128 / static_cast<int>(sizeof(T));  // elements per 128 B
+  static constexpr bool halo_in_lines = geometry::tile_w * sizeof(T) >= 512 && stored <= 8;
+  static constexpr int halo_unit = halo_in_lines ? line : vec;
+  static constexpr int pad_x = (R + halo_unit - 1) / halo_unit * halo_unit;
+  static constexpr int ring_w = geometry::tile_w + 2 * pad_x;
+  static constexpr int ring_h = geometry::has_y ? geometry::tile_h + 2 * R : 1;
+  static constexpr int plane = ring_w * ring_h;
   static constexpr std::size_t elements = std::size_t(stored) * plane;
   static constexpr int pieces_per_row = ring_w / vec, pieces = ring_h * pieces_per_row;
-  static_assert(BlockX % vec == 0, "tessera::cuda::pipelined: the tile width must be a multiple of 16 bytes");
+  /// The pieces of a plane each thread copies (the last ones past `pieces` for some threads).
+  static constexpr int per_thread = staged ? (pieces + geometry::threads - 1) / geometry::threads : 0;
+  static_assert(geometry::tile_w % vec == 0, "tessera::cuda::pipelined: the tile width must be a multiple of 16 bytes");
 };
 
-/// The rings of all input fields, one after the other: field I's starts at offset<I>.
-template <class F, class T, int Rank, int BlockX, int BlockY, int Stages>
+/// The rings of all input fields, one after the other: field I's starts at offset<I>; its
+/// pieces' offsets at piece<I>() of a thread's `pieces` table.
+template <class F, class T, int Rank, int BlockX, int BlockY, int Rows, int Stages>
 struct point_rings {
   using reach_type = typename F::reach_type;
   template <int I>
-  using ring = point_ring<T, Rank, reach_type::radius[I], BlockX, BlockY, Stages>;
+  using ring = point_ring<T, Rank, reach_type::radius[I], BlockX, BlockY, Rows, Stages>;
   template <int I>
   static constexpr std::size_t offset() {
     return staged_offset<ring, I>();
   }
+  template <int I>
+  static constexpr int piece() {
+    int o = 0;
+    tessera::detail::static_for<I>([&](auto j) { o += ring<decltype(j)::value>::per_thread; });
+    return o;
+  }
   static constexpr std::size_t elements = offset<reach_type::fields>();
+  static constexpr int pieces = piece<reach_type::fields>();
 };
 
 /// pipelined's launch for a point function over extents e; reason set where it cannot run.
@@ -100,17 +125,18 @@ launch_plan point_pipelined_plan(const extents<Rank>& e, const device_limits& li
   if constexpr (Rank == 1) {
     return refuse_1d_marching(p);
   } else {
-    using rings = point_rings<F, T, Rank, Tile::block_x, Tile::block_y, Tile::stages>;
+    using geometry = point_ring_geometry<Rank, Tile::block_x, Tile::block_y, Tile::rows>;
+    using rings = point_rings<F, T, Rank, Tile::block_x, Tile::block_y, Tile::rows, Tile::stages>;
     p.block[0] = Tile::block_x, p.block[1] = Tile::block_y, p.block[2] = 1;
     p.shared_bytes = rings::elements * sizeof(T);
     const int chunk =
-        staged_march_chunk(p, e, Tile::block_x, Tile::block_y, F::reach_type::max, planes_per_block, lim);
+        staged_march_chunk(p, e, geometry::tile_w, geometry::tile_h, F::reach_type::max, planes_per_block, lim);
     // in-plane offsets of the copies are 32-bit
     const long long plane = (Rank == 3 ? e[1] + 2LL * F::reach_type::max : 1) * (e[Rank - 1] + 256LL);
     if (plane >= (1LL << 31))
       p.reason = "a plane of " + e.to_string() + " has about " + std::to_string(plane) +
                  " elements; pipelined indexes a plane with 32-bit offsets: use cuda::naive";
-    return marched(p, e, Tile::block_x, Tile::block_y, chunk, lim);
+    return marched(p, e, geometry::tile_w, geometry::tile_h, chunk, lim);
   }
 }
 
