@@ -99,10 +99,7 @@ void check_marching_plans_take_the_driver(const ts::extents<3>& e) {
   const int pipelined_blocks = [&] {
     if constexpr (cu::detail::pipelined_stencil_on_mainloop<S, T>) {  // the point mainloop, the stencil its evaluator
       using mt = typename pt::template points<T, S::rank>;
-      return driver_blocks(&cu::kernels::pipelined_point_sweep<ts::stencil_function<S, T>, T, S::rank, 1, 1, mt::block_x,
-                                                               mt::block_y, mt::rows, mt::stages,
-                                                               cu::detail::stencil_point_params<S, T>>,
-                           p);
+      return driver_blocks(cu::detail::pipelined_point_kernel<mt, ts::stencil_function<S, T>, T, S::rank, 1, 1>, p);
     } else {
       return driver_blocks(&cu::kernels::pipelined_sweep<S, T, pt::block_x, pt::block_y, pt::rows_per_thread, pt::stages>,
                            p);

@@ -63,16 +63,23 @@ __global__ void __launch_bounds__(BlockX * BlockY)
 
 namespace tessera::cuda::detail {
 
+/// The marching mainloop's launch on `plan` (2D and 3D), for a point function's argument or a
+/// stencil's (as_point_params); `policy` and `what` (the shape, or "point function") name it.
+template <class Strategy, class Tile, class F, class T, int Rank, std::size_t NI, std::size_t NO>
+void launch_points(marching_points<Strategy, Tile>, const std::string& policy, const std::string& what,
+                   const launch_plan& plan, const point_params<F, T, Rank, NI, NO>& p, cudaStream_t stream) {
+  static_assert(Rank >= 2, "the marching mainloop marches along axis 0 of a 2D or 3D grid");
+  launch_kernel_after_previous(&kernels::marching_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y, Tile::vec>,
+                               "marching_point_sweep", policy, what, plan, dim3(Tile::block_x, Tile::block_y, 1), 0,
+                               stream, p, plan.chunk);
+}
+
 template <class Strategy, class Tile, class F, class T, int Rank, std::size_t NI, std::size_t NO>
 void sweep_points(marching_points<Strategy, Tile>, const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
                   const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream) {
   const auto plan = point_column_plan<Tile>(plan_label<Strategy>(), in[0].extents(), current_device_limits());
   if (!plan.ok()) throw point_function_refused(policy, plan.reason);
-  if constexpr (Rank >= 2)
-    launch_kernel_after_previous(
-        &kernels::marching_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y, Tile::vec>,
-        "marching_point_sweep", policy, "point function", plan, dim3(Tile::block_x, Tile::block_y, 1), 0, stream, p,
-        plan.chunk);
+  if constexpr (Rank >= 2) launch_points(marching_points<Strategy, Tile>{}, policy, "point function", plan, p, stream);
 }
 
 }  // namespace tessera::cuda::detail

@@ -90,15 +90,23 @@ __global__ void __launch_bounds__(TileX * TileY * TileZ) tiled_point_sweep(const
 
 namespace tessera::cuda::detail {
 
+/// The tiled mainloop's launch on `plan`, for a point function's argument or a stencil's
+/// (as_point_params); `policy` and `what` (the shape, or "point function") name it.
+template <class Strategy, int TileX, int TileY, int TileZ, class F, class T, int Rank, std::size_t NI, std::size_t NO>
+void launch_points(tiled_points<Strategy, TileX, TileY, TileZ>, const std::string& policy, const std::string& what,
+                   const launch_plan& plan, const point_params<F, T, Rank, NI, NO>& p, cudaStream_t stream) {
+  launch_kernel_after_previous(
+      &kernels::tiled_point_sweep<F, T, Rank, NI, NO, TileX, TileY, TileZ, point_params<F, T, Rank, NI, NO>>,
+      "tiled_point_sweep", policy, what, plan, dim3(TileX, TileY, TileZ), plan.shared_bytes, stream, p);
+}
+
 template <class Strategy, int TileX, int TileY, int TileZ, class F, class T, int Rank, std::size_t NI, std::size_t NO>
 void sweep_points(tiled_points<Strategy, TileX, TileY, TileZ>, const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
                   const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream) {
   const auto plan = point_tiled_plan<F, T, Rank, TileX, TileY, TileZ>(plan_label<Strategy>(), in[0].extents(),
                                                                       current_device_limits());
   if (!plan.ok()) throw point_function_refused(policy, plan.reason);
-  launch_kernel_after_previous(
-      &kernels::tiled_point_sweep<F, T, Rank, NI, NO, TileX, TileY, TileZ, point_params<F, T, Rank, NI, NO>>,
-      "tiled_point_sweep", policy, "point function", plan, dim3(TileX, TileY, TileZ), plan.shared_bytes, stream, p);
+  launch_points(tiled_points<Strategy, TileX, TileY, TileZ>{}, policy, "point function", plan, p, stream);
 }
 
 }  // namespace tessera::cuda::detail

@@ -39,13 +39,25 @@ __global__ void __launch_bounds__(BlockX * BlockY * BlockZ)
 
 namespace tessera::cuda {
 
+namespace detail {
+
+/// The naive mainloop's launch on `plan`, for a point function's argument or a stencil's
+/// (as_point_params); `policy` and `what` (the shape, or "point function") name it.
+template <class Strategy, class Tile, class F, class T, int Rank, std::size_t NI, std::size_t NO>
+void launch_points(naive_points<Strategy, Tile>, const std::string& policy, const std::string& what,
+                   const launch_plan& plan, const point_params<F, T, Rank, NI, NO>& p, cudaStream_t stream) {
+  launch_kernel_after_previous(&kernels::naive_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y, Tile::block_z>,
+                               "naive_point_sweep", policy, what, plan,
+                               dim3(Tile::block_x, Tile::block_y, Tile::block_z), 0, stream, p);
+}
+
+}  // namespace detail
+
 template <class S, class T, class Tile>
 void launch_sweep(naive<>, sweep_of<S, T, Tile>, const launch_plan& plan, const params_for<S, T>& p,
                   cudaStream_t stream) {
-  detail::launch_kernel_after_previous(
-      &kernels::naive_point_sweep<stencil_function<S, T>, T, S::rank, 1, 1, Tile::block_x, Tile::block_y, Tile::block_z>,
-      "naive_point_sweep", naive<>::name(), shape_name<S>(), plan, dim3(Tile::block_x, Tile::block_y, Tile::block_z), 0,
-      stream, detail::as_point_params<S>(p));
+  detail::launch_points(detail::naive_points<naive<>, Tile>{}, naive<>::name(), shape_name<S>(), plan,
+                        detail::as_point_params<S>(p), stream);
 }
 
 namespace detail {
@@ -68,10 +80,7 @@ void sweep_points(naive_points<Strategy, Tile>, const std::string& policy, const
                                                std::to_string(limit[a]) + "; split the grid");
     plan.grid[a] = blocks;
   }
-  launch_kernel_after_previous(
-      &kernels::naive_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y, Tile::block_z>,
-      "naive_point_sweep", policy, "point function", plan, dim3(Tile::block_x, Tile::block_y, Tile::block_z), 0,
-      stream, p);
+  launch_points(naive_points<Strategy, Tile>{}, policy, "point function", plan, p, stream);
 }
 
 }  // namespace detail

@@ -123,12 +123,8 @@ template <class S, class T, class Tile>
 void launch_sweep(pipelined<>, sweep_of<S, T, Tile>, const launch_plan& plan, const params_for<S, T>& p,
                   cudaStream_t stream) {
   if constexpr (detail::pipelined_stencil_on_mainloop<S, T>) {  // the mainloop, the stencil as its evaluator
-    using pt = typename Tile::template points<T, S::rank>;
-    detail::launch_kernel_after_previous(
-        &kernels::pipelined_point_sweep<stencil_function<S, T>, T, S::rank, 1, 1, pt::block_x, pt::block_y, pt::rows,
-                                        pt::stages, detail::stencil_point_params<S, T>>,
-        "pipelined_point_sweep", pipelined<>::name(), shape_name<S>(), plan, dim3(pt::block_x, pt::block_y, 1),
-        plan.shared_bytes, stream, detail::as_point_params<S>(p), plan.chunk);
+    detail::launch_points(detail::pipelined_points<typename Tile::template points<T, S::rank>, 0>{}, pipelined<>::name(),
+                          shape_name<S>(), plan, detail::as_point_params<S>(p), stream);
   } else {
     detail::launch_kernel_after_previous(
         &kernels::pipelined_sweep<S, T, Tile::block_x, Tile::block_y, Tile::rows_per_thread, Tile::stages>,

@@ -169,19 +169,33 @@ __global__ void __launch_bounds__(BlockX * BlockY, BlockX * BlockY == 512 && Row
 
 namespace tessera::cuda::detail {
 
+/// The pipelined mainloop's kernel on Tile (a point_pipelined_tile) for argument type
+/// point_params<F, T, Rank, NI, NO>.
+template <class Tile, class F, class T, int Rank, std::size_t NI, std::size_t NO>
+inline constexpr auto pipelined_point_kernel =
+    &kernels::pipelined_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y, Tile::rows, Tile::stages,
+                                    point_params<F, T, Rank, NI, NO>>;
+
+/// The pipelined mainloop's launch on `plan`, for a point function's argument or a stencil's
+/// (as_point_params); `policy` and `what` (the shape, or "point function") name it.
+template <class Tile, int Chunk, class F, class T, int Rank, std::size_t NI, std::size_t NO>
+void launch_points(pipelined_points<Tile, Chunk>, const std::string& policy, const std::string& what,
+                   const launch_plan& plan, const point_params<F, T, Rank, NI, NO>& p, cudaStream_t stream) {
+  launch_kernel_after_previous(pipelined_point_kernel<Tile, F, T, Rank, NI, NO>, "pipelined_point_sweep", policy, what,
+                               plan, dim3(Tile::block_x, Tile::block_y, 1), plan.shared_bytes, stream, p, plan.chunk);
+}
+
 template <class Tile, int Chunk, class F, class T, int Rank, std::size_t NI, std::size_t NO>
 void sweep_points(pipelined_points<Tile, Chunk>, const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
                   const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream) {
   if (const auto why = point_rows_on_16_bytes<F>(in); !why.empty()) throw point_function_refused(policy, why);
-  constexpr auto kernel = &kernels::pipelined_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y, Tile::rows,
-                                                         Tile::stages, point_params<F, T, Rank, NI, NO>>;
+  constexpr auto kernel = pipelined_point_kernel<Tile, F, T, Rank, NI, NO>;
   const auto plan = with_driver_residency(
       current_device_limits(),
       [&](const device_limits& lim) { return point_pipelined_plan<F, T, Rank, Tile>(in[0].extents(), lim, Chunk); },
       [](const launch_plan& q) { return resident_blocks_per_sm<kernel>(q.threads(), q.shared_bytes); });
   if (!plan.ok()) throw point_function_refused(policy, plan.reason);
-  launch_kernel_after_previous(kernel, "pipelined_point_sweep", policy, "point function", plan,
-                               dim3(Tile::block_x, Tile::block_y, 1), plan.shared_bytes, stream, p, plan.chunk);
+  launch_points(pipelined_points<Tile, Chunk>{}, policy, "point function", plan, p, stream);
 }
 
 }  // namespace tessera::cuda::detail
