@@ -118,11 +118,13 @@ bool run_kernel(const std::string& kernel, const F& fn, const ts::input_fields<T
       cu::streaming<64, 4, 8>, cu::streaming<32, 8, 16>, cu::vector_streaming<2>, cu::vector_streaming<8>,      \
       cu::vector_streaming<4, 4>, cu::vector_streaming<4, 16>, cu::shared_streaming<32, 8, 1>,                    \
       cu::shared_streaming<32, 4, 4>, cu::shared_streaming<64, 4, 2>, cu::shared_streaming<32, 8, 2, 8>,      \
-      cu::coarsened<>, cu::tiled<>, cu::register_tiled<>
+      cu::coarsened<>, cu::tiled<>, cu::register_tiled<>, cu::pipelined<128, 2, 4, 2>, cu::pipelined<64, 4, 2, 2>, \
+      cu::pipelined<32, 8, 2, 2>
 #define TESSERA_POINT_VARIANTS_2D                                                                           \
   cu::naive<64, 4>, cu::naive<128, 8>, cu::pipelined<256, 0, 0, 8>, cu::streaming<128>, cu::streaming<512>, \
       cu::streaming<256, 0, 4>, cu::streaming<256, 0, 16>, cu::vector_streaming<4>, cu::vector_streaming<8>,    \
-      cu::shared_streaming<256, 0, 1>, cu::shared_streaming<128, 0, 4>, cu::coarsened<>, cu::tiled<>
+      cu::shared_streaming<256, 0, 1>, cu::shared_streaming<128, 0, 4>, cu::coarsened<>, cu::tiled<>,            \
+      cu::pipelined<256, 0, 4, 2>
 #else
 #define TESSERA_POINT_VARIANTS_3D
 #define TESSERA_POINT_VARIANTS_2D
