@@ -89,9 +89,7 @@ struct point_shared_rings {
   }
   template <int I>
   static constexpr int held() {
-    int o = 0;
-    tessera::detail::static_for<I>([&](auto j) { o += ring<decltype(j)::value>::per_thread; });
-    return o;
+    return staged_per_thread_offset<ring, I>();
   }
   static constexpr std::size_t elements = offset<reach_type::fields>();
   static constexpr int held_elements = held<reach_type::fields>();

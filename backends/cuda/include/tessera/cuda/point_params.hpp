@@ -37,4 +37,14 @@ constexpr std::size_t staged_offset() {
   return o;
 }
 
+/// Where field I's entries start in a thread's per-field table (the elements it loads, the
+/// pieces it copies) when each field's follow the one before: the sum of
+/// Staged<J>::per_thread over J < I.
+template <template <int> class Staged, int I>
+constexpr int staged_per_thread_offset() {
+  int o = 0;
+  tessera::detail::static_for<I>([&](auto j) { o += Staged<decltype(j)::value>::per_thread; });
+  return o;
+}
+
 }  // namespace tessera::cuda::detail

@@ -98,6 +98,11 @@ struct virtual_reach {
 template <class T>
 inline constexpr int elements_per_16_bytes = sizeof(T) >= 16 ? 1 : 16 / static_cast<int>(sizeof(T));
 
+/// Elements of T in one 128-byte line (the unit DRAM and L2 serve; pipelined's x-halos are
+/// copied in whole lines).
+template <class T>
+inline constexpr int elements_per_128_bytes = sizeof(T) >= 128 ? 1 : 128 / static_cast<int>(sizeof(T));
+
 /// Extent along virtual axis v (1 for axes the rank lacks).
 template <int Rank>
 long long virtual_extent(const extents<Rank>& e, int v) {

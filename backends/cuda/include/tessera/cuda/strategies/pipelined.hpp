@@ -87,7 +87,7 @@ struct pipelined_layout {
   static constexpr bool has_y = rank == 3;
   using r = virtual_reach<S>;
   static constexpr int vec = elements_per_16_bytes<T>;  // elements per copy
-  static constexpr int line_elems = sizeof(T) >= 128 ? 1 : 128 / static_cast<int>(sizeof(T));  // elements per 128 B
+  static constexpr int line_elems = elements_per_128_bytes<T>;
   // Tile: 3D, BlockX columns x BlockY * RowsPerThread rows (RowsPerThread consecutive rows per thread); 2D, one row of
   // BlockX * RowsPerThread columns (thread tx owns tx, tx + BlockX, ...).
   static constexpr int tile_w = has_y ? BlockX : BlockX * RowsPerThread, tile_h = has_y ? BlockY * RowsPerThread : 1;

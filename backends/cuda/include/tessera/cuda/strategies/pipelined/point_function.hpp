@@ -82,9 +82,8 @@ struct point_ring {
   static constexpr int vec = elements_per_16_bytes<T>;
   static constexpr int slots = 2 * R + 1 + Stages;  // the window's planes + the planes in flight
   static constexpr int stored = staged ? slots + 2 * R : 0;  // + duplicates of slots 0 .. 2R - 1
-  static constexpr int line = sizeof(T) >= 128 ? 1 : 128 / static_cast<int>(sizeof(T));  // elements per 128 B
   static constexpr bool halo_in_lines = geometry::tile_w * sizeof(T) >= 512 && stored <= 8;
-  static constexpr int halo_unit = halo_in_lines ? line : vec;
+  static constexpr int halo_unit = halo_in_lines ? elements_per_128_bytes<T> : vec;
   static constexpr int pad_x = (R + halo_unit - 1) / halo_unit * halo_unit;
   static constexpr int ring_w = geometry::tile_w + 2 * pad_x;
   static constexpr int ring_h = geometry::has_y ? geometry::tile_h + 2 * R : 1;
@@ -109,9 +108,7 @@ struct point_rings {
   }
   template <int I>
   static constexpr int piece() {
-    int o = 0;
-    tessera::detail::static_for<I>([&](auto j) { o += ring<decltype(j)::value>::per_thread; });
-    return o;
+    return staged_per_thread_offset<ring, I>();
   }
   static constexpr std::size_t elements = offset<reach_type::fields>();
   static constexpr int pieces = piece<reach_type::fields>();
