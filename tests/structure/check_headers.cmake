@@ -6,7 +6,8 @@
 #   cmake -DCONFIG=<header_check_config.cmake> -DPASS=host|cuda -P check_headers.cmake
 # The two passes are two ctest tests, so that ctest -j runs them side by side (the CUDA pass,
 # about 3.5 s a header through nvcc, is the longer). CONFIG (written by tests/CMakeLists.txt at generate time) sets SOURCE_DIR, WORK_DIR,
-# CXX, CXX_FLAGS, HOST_INCLUDES, HOST_DIRS and, where CUDA is built, NVCC, CUDA_FLAGS,
+# CXX, CXX_FLAGS, HOST_INCLUDES, HOST_DIRS, HOST_CHECK_COMPILES (the C++ compiler is
+# Kokkos' nvcc_wrapper: compile an object, -fsyntax-only would not stop it linking) and, where CUDA is built, NVCC, CUDA_FLAGS,
 # CUDA_INCLUDES, CUDA_DIRS (the folders whose *.hpp are checked with each compiler; an
 # entry "folder|regex" checks only the headers matching regex). Headers matching
 # DEVICE_ONLY (the distributed layer's device views) need the CUDA backend: the host
@@ -42,6 +43,10 @@ function(_check_dirs dirs compiler flags includes suffix)
       file(WRITE "${_tu}" "#include \"${_h}\"\n")
       if(suffix STREQUAL ".cu")
         set(_out_args -cuda -o "${WORK_DIR}/${_id}.ii")
+      elseif(HOST_CHECK_COMPILES)
+        # Kokkos' nvcc_wrapper as the C++ compiler hands -fsyntax-only to the host compiler
+        # and then links: it checks a header by compiling an object instead.
+        set(_out_args -c -o "${WORK_DIR}/${_id}.o")
       else()
         set(_out_args -fsyntax-only)
       endif()
@@ -52,6 +57,13 @@ function(_check_dirs dirs compiler flags includes suffix)
       set(_checked ${_n})
       if(NOT _rc EQUAL 0)
         string(REGEX MATCH "[^\n]*error[^\n]*" _first "${_err}")
+        if(NOT _first)  # no line says "error" (a linker's "fatal", a crash): its last words
+          string(STRIP "${_err}${_out}" _first)
+          string(REGEX REPLACE ".*\n" "" _first "${_first}")
+          if(NOT _first)
+            set(_first "exit status ${_rc}, no output")
+          endif()
+        endif()
         list(APPEND _failures "${_dir}: ${_h}: ${_first}")
         set(_failures "${_failures}" PARENT_SCOPE)
       endif()
