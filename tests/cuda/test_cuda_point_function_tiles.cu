@@ -50,6 +50,30 @@ TEST_CASE_TEMPLATE("cuda point functions: tiles, chunks and reaches agree with h
   }
 }
 
+TEST_CASE("cuda point functions: pipelined's default tile follows the function's reach, and runs as planned") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  // two fields one point beyond (the 128 x 2 x 4-row tile, whole-line halos) and a third
+  // (the 32 x 8 x 2-row tile); grids narrower, shorter and wider than a tile, x ends
+  // inside a line, fewer planes than a chunk
+  for (const auto& n : {ts::extents<3>{7, 5, 9}, ts::extents<3>{33, 19, 131}, ts::extents<3>{70, 45, 300}}) {
+    INFO(n.to_string());
+    ts::View<float, 3> u("u", n, 1), k("k", n, 2), w("w", n, 1), ref("div_k_grad", n, 1), ref3("three", n, 0);
+    fill_random(u, 51);
+    fill_random(k, 52);
+    fill_random(w, 53);
+    check_against_host<ts::cuda::pipelined<>>(ts::physics::div_k_grad<float>{3.0f}, ts::inputs(u, k), ts::outputs(ref),
+                                              1e-5);
+    CHECK(ts::cuda::last_launch().plan.strategy == "pipelined");
+    CHECK((ts::cuda::last_launch().block[0] == 128 && ts::cuda::last_launch().block[1] == 2));
+    const auto three = ts::pointwise(
+        ts::reach<1, 1, 1>{}, [] TESSERA_HD(ts::field<float, 3, 1> a, ts::field<float, 3, 1> b, ts::field<float, 3, 1> c) {
+          return a(off<1, 0, 0>) * b(off<0, -1, 0>) - c(off<0, 0, 1>) + a(off<-1, 1, -1>) * c();
+        });
+    check_against_host<ts::cuda::pipelined<>>(three, ts::inputs(u, k, w), ts::outputs(ref3), 1e-5);
+    CHECK((ts::cuda::last_launch().block[0] == 32 && ts::cuda::last_launch().block[1] == 8));
+  }
+}
+
 TEST_CASE("cuda point functions: pipelined refuses rows off 16 bytes by name, vector_streaming runs them, automatic "
           "runs streaming") {
   TESSERA_REQUIRE_CUDA_DEVICE();

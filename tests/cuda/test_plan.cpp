@@ -281,6 +281,65 @@ TEST_CASE("plan: pipelined rings the shape's planes plus those in flight, x-halo
   CHECK(contains(huge.reason, "32-bit"));
 }
 
+namespace {
+// Point functions by their reach alone (the plan reads nothing else of them).
+struct reads_two_one_beyond {  // div(k grad u): u and k, each a 7-point star
+  using reach_type = ts::reach<1, 1>;
+};
+struct reads_three_one_beyond {
+  using reach_type = ts::reach<1, 1, 0, 1>;
+};
+struct reads_one_four_beyond {  // acoustic_step: u_prev and c^2 at the point, u an 8th-order Laplacian
+  using reach_type = ts::reach<0, 4, 0>;
+};
+template <class F, class T, int Rank, class Policy>
+cu::launch_plan pipelined_point_plan(Policy, const ts::extents<Rank>& e) {
+  using arguments = typename Policy::template point_mainloop<T, Rank>;
+  return cu::detail::point_pipelined_plan<F, T, Rank, typename arguments::tile>(e, h100, arguments::chunk);
+}
+}  // namespace
+
+TEST_CASE("plan: pipelined's point-function tile follows the function's reach where its arguments are left 0") {
+  static_assert(cu::detail::staged_fields<reads_three_one_beyond::reach_type> == 3);
+  static_assert(cu::detail::staged_fields<ts::reach<0, 0>> == 0);
+  const ts::extents<3> e{200, 130, 257};
+  // two fields one point beyond: 128 x 2 threads of 4 rows (a 128 x 8 tile), each field's
+  // ring 7 slots of 10 x (32 + 128 + 32) floats (whole-line halos)
+  auto p = pipelined_point_plan<reads_two_one_beyond, float>(cu::pipelined<>{}, e);
+  REQUIRE(p.ok());
+  CHECK((p.block[0] == 128 && p.block[1] == 2 && p.out_tile[1] == 8));
+  CHECK(p.shared_bytes == 2 * 7 * 10 * 192 * sizeof(float));
+  // in doubles 2 rows a thread: 7 slots of 6 x (16 + 128 + 16)
+  p = pipelined_point_plan<reads_two_one_beyond, double>(cu::pipelined<>{}, e);
+  REQUIRE(p.ok());
+  CHECK((p.block[0] == 128 && p.block[1] == 2 && p.out_tile[1] == 4));
+  CHECK(p.shared_bytes == 2 * 7 * 6 * 160 * sizeof(double));
+  // three such fields: 32 x 8 threads of 2 rows, 16-byte halo pieces (7 x 18 x 40 each)
+  p = pipelined_point_plan<reads_three_one_beyond, float>(cu::pipelined<>{}, e);
+  REQUIRE(p.ok());
+  CHECK((p.block[0] == 32 && p.block[1] == 8 && p.out_tile[1] == 16));
+  CHECK(p.shared_bytes == 3 * 7 * 18 * 40 * sizeof(float));
+  // radius 4: 32 x 8 threads of 2 rows, 19 slots (9 + 2 in flight + 8 copies) of 24 x 40;
+  // one row a thread in doubles
+  p = pipelined_point_plan<reads_one_four_beyond, float>(cu::pipelined<>{}, e);
+  REQUIRE(p.ok());
+  CHECK((p.block[0] == 32 && p.block[1] == 8 && p.out_tile[1] == 16));
+  CHECK(p.shared_bytes == 19 * 24 * 40 * sizeof(float));
+  p = pipelined_point_plan<reads_one_four_beyond, double>(cu::pipelined<>{}, e);
+  REQUIRE(p.ok());
+  CHECK((p.block[0] == 32 && p.block[1] == 8 && p.out_tile[1] == 8));
+  CHECK(p.shared_bytes == 19 * 16 * 40 * sizeof(double));
+  // arguments given are kept, the rest still follow the reach
+  p = pipelined_point_plan<reads_two_one_beyond, float>(cu::pipelined<64, 0, 3>{}, e);
+  CHECK((p.block[0] == 64 && p.block[1] == 2 && p.out_tile[1] == 6));
+  p = pipelined_point_plan<reads_one_four_beyond, float>(cu::pipelined<0, 16, 1>{}, e);
+  CHECK((p.block[0] == 32 && p.block[1] == 16 && p.out_tile[1] == 16));
+  // 2D: 128 threads of 4 columns, a 512-wide row
+  p = pipelined_point_plan<reads_two_one_beyond, float>(cu::pipelined<>{}, ts::extents<2>{300, 1000});
+  REQUIRE(p.ok());
+  CHECK((p.block[0] == 128 && p.block[1] == 1 && p.out_tile[0] == 512));
+}
+
 TEST_CASE("plan: the blocks an SM holds come from the device's bounds, and from the driver once it answers") {
   // an SM of sm_86's size (1536 threads, 100 KiB of shared memory, 16 blocks)
   cu::device_limits small = h100;

@@ -28,6 +28,15 @@ struct point_params {
   index_t n[Rank];
 };
 
+/// How many fields of a point function's reach R are read beyond the point (radius > 0):
+/// the fields a staging mainloop copies into shared memory.
+template <class R>
+inline constexpr int staged_fields = [] {
+  int n = 0;
+  for (int i = 0; i < R::fields; ++i) n += R::radius[i] > 0 ? 1 : 0;
+  return n;
+}();
+
 /// Where field I's staged copy starts in shared memory when each field's follows the one
 /// before it: the sum of Staged<J>::elements over J < I (Staged: a field's ring or tile).
 template <template <int> class Staged, int I>

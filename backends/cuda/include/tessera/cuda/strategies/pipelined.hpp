@@ -170,8 +170,9 @@ struct pipelined : marching_policy<pipelined<BlockX, BlockY, RowsPerThread, Stag
   /// Planes each block marches; 0: chosen by the plan.
   static constexpr int planes_per_block = Chunk > 0 ? Chunk : 0;
 
-  /// Point functions: its own mainloop (pipelined/point_function.hpp), by default one
-  /// output a thread (RowsPerThread sets more), every staged field's rows on 16 bytes.
+  /// Point functions: its own mainloop (pipelined/point_function.hpp), every staged field's
+  /// rows on 16 bytes; the tile's arguments left 0 are picked for each function by its
+  /// reach (detail::point_pipelined_tile).
   template <class T, int Rank>
   using point_mainloop =
       detail::pipelined_points<detail::point_pipelined_tile<T, Rank, BlockX, BlockY, RowsPerThread, Stages>, Chunk>;

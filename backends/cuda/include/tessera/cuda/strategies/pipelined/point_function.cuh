@@ -169,9 +169,14 @@ __global__ void __launch_bounds__(BlockX * BlockY, BlockX * BlockY == 512 && Row
 
 namespace tessera::cuda::detail {
 
-/// The pipelined mainloop's kernel on Tile (a point_pipelined_tile) for argument type
-/// point_params<F, T, Rank, NI, NO>.
-template <class Tile, class F, class T, int Rank, std::size_t NI, std::size_t NO>
+/// The tile a point_pipelined_tile's arguments give function F.
+template <class Arguments, class F>
+using pipelined_tile_for = typename Arguments::template for_function<F>;
+
+/// The pipelined mainloop's kernel on Tile (a point_pipelined_tile, resolved for F) for
+/// argument type point_params<F, T, Rank, NI, NO>.
+template <class Arguments, class F, class T, int Rank, std::size_t NI, std::size_t NO,
+          class Tile = pipelined_tile_for<Arguments, F>>
 inline constexpr auto pipelined_point_kernel =
     &kernels::pipelined_point_sweep<F, T, Rank, NI, NO, Tile::block_x, Tile::block_y, Tile::rows, Tile::stages,
                                     point_params<F, T, Rank, NI, NO>>;
@@ -181,8 +186,9 @@ inline constexpr auto pipelined_point_kernel =
 template <class Tile, int Chunk, class F, class T, int Rank, std::size_t NI, std::size_t NO>
 void launch_points(pipelined_points<Tile, Chunk>, const std::string& policy, const std::string& what,
                    const launch_plan& plan, const point_params<F, T, Rank, NI, NO>& p, cudaStream_t stream) {
+  using tile = pipelined_tile_for<Tile, F>;
   launch_kernel_after_previous(pipelined_point_kernel<Tile, F, T, Rank, NI, NO>, "pipelined_point_sweep", policy, what,
-                               plan, dim3(Tile::block_x, Tile::block_y, 1), plan.shared_bytes, stream, p, plan.chunk);
+                               plan, dim3(tile::block_x, tile::block_y, 1), plan.shared_bytes, stream, p, plan.chunk);
 }
 
 template <class Tile, int Chunk, class F, class T, int Rank, std::size_t NI, std::size_t NO>

@@ -56,16 +56,30 @@ namespace detail {
 
 /// pipelined's tile for point functions: BlockX x BlockY threads, each computing Rows
 /// outputs a plane (3D: Rows consecutive rows of its column; 2D: columns tx, tx + BlockX, ...),
-/// Stages planes in flight. Defaults: 32 x 16 threads in 3D (32 x 8 for 8-byte types: a deep
-/// ring of doubles leaves one 512-thread block an SM), 256 threads along x in 2D, one row a
-/// thread; 2 planes in flight in 3D, 4 rows in 2D (a row is a small copy).
-template <class T, int Rank, int BlockX, int BlockY, int RowsPerThread, int Stages>
+/// Stages planes in flight. The arguments left 0 take defaults picked for the function the
+/// tile is resolved against (for_function): Reach is its widest field radius, Staged the
+/// number of fields it reads beyond the point.
+///   3D, Reach <= 1 and Staged <= 2: 128 x 2 threads, 4 rows a thread (2 for 8-byte types):
+///     wide rows read whole 128-byte lines and neighbouring rows share their shared-memory
+///     reads, while two such rings still leave an SM two blocks;
+///   other 3D functions: 32 x 8 threads, 2 rows (1 for 8-byte types): deep or many rings of
+///     wide rows would leave an SM one block, or not fit at all;
+///   2D: 128 threads x 4 columns;
+/// 2 planes in flight.
+template <class T, int Rank, int BlockX, int BlockY, int RowsPerThread, int Stages, int Reach = 1, int Staged = 1>
 struct point_pipelined_tile {
   static_assert(RowsPerThread >= 0 && Stages >= 0, "tessera::cuda::pipelined: tile arguments are counts (0: default)");
-  static constexpr int block_x = BlockX > 0 ? BlockX : Rank == 3 ? 32 : 256;
-  static constexpr int block_y = Rank == 3 ? (BlockY > 0 ? BlockY : sizeof(T) >= 8 ? 8 : 16) : 1;
-  static constexpr int rows = RowsPerThread > 0 ? RowsPerThread : 1;
-  static constexpr int stages = Stages > 0 ? Stages : Rank == 3 ? 2 : 4;
+  static constexpr bool wide = Rank == 2 || (Reach <= 1 && Staged <= 2);
+  static constexpr int block_x = BlockX > 0 ? BlockX : wide ? 128 : 32;
+  static constexpr int block_y = Rank == 3 ? (BlockY > 0 ? BlockY : wide ? 2 : 8) : 1;
+  static constexpr int rows = RowsPerThread > 0 ? RowsPerThread
+                              : Rank == 2       ? 4
+                                                : (wide ? 4 : 2) / (sizeof(T) >= 8 ? 2 : 1);
+  static constexpr int stages = Stages > 0 ? Stages : 2;
+  /// These arguments, the defaults picked for point function F.
+  template <class F>
+  using for_function = point_pipelined_tile<T, Rank, BlockX, BlockY, RowsPerThread, Stages, F::reach_type::max,
+                                            staged_fields<typename F::reach_type>>;
 };
 
 /// The shared-memory ring of one input field of radius R (host and device constexpr), for
@@ -115,8 +129,9 @@ struct point_rings {
 };
 
 /// pipelined's launch for a point function over extents e; reason set where it cannot run.
-template <class F, class T, int Rank, class Tile>
+template <class F, class T, int Rank, class Arguments>
 launch_plan point_pipelined_plan(const extents<Rank>& e, const device_limits& lim, int planes_per_block) {
+  using Tile = typename Arguments::template for_function<F>;
   launch_plan p;
   p.strategy = "pipelined";
   if constexpr (Rank == 1) {
@@ -150,10 +165,13 @@ std::string point_rows_on_16_bytes(const input_fields<T, Rank, CudaSpace, NI>& i
 }
 
 /// pipelined's mainloop as its point-function lowering (strategy.hpp): Tile (a
-/// point_pipelined_tile), `Chunk` planes a block (0: the plan's choice). Its kernel and
-/// sweep_points: point_function.cuh (nvcc only).
+/// point_pipelined_tile, resolved against each function by for_function), `Chunk` planes
+/// a block (0: the plan's choice). Its kernel and sweep_points: point_function.cuh (nvcc only).
 template <class Tile, int Chunk>
-struct pipelined_points {};
+struct pipelined_points {
+  using tile = Tile;
+  static constexpr int chunk = Chunk;
+};
 
 }  // namespace detail
 }  // namespace tessera::cuda
