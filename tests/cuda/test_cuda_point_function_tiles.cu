@@ -74,6 +74,30 @@ TEST_CASE("cuda point functions: pipelined's default tile follows the function's
   }
 }
 
+TEST_CASE("cuda point functions: automatic runs what pipelined claims there, streaming where pipelined refuses the "
+          "rows, and the rest on streaming") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  const ts::extents<3> n{21, 30, 43};
+  ts::View<float, 3> k("k", n, 1), up("u_prev", n, 0), u4("u", n, 4), c2("c2", n, 0), ref("r", n, 1);
+  fill_random(k, 61);
+  fill_random(up, 62);
+  fill_random(u4, 63);
+  fill_random(c2, 64);
+  for (const int row_alignment : {1, 4}) {  // floats: 4 bytes (pipelined refuses), 16 bytes
+    INFO("row alignment " << row_alignment);
+    ts::View<float, 3> u("u", ts::layout<3>(n, 1, row_alignment));
+    fill_random(u, 65);
+    check_against_host<ts::cuda::automatic>(ts::physics::div_k_grad<float>{2.0f}, ts::inputs(u, k), ts::outputs(ref),
+                                            1e-5);
+    CHECK(ts::cuda::last_launch().policy == "cuda:automatic");
+    CHECK(ts::cuda::last_launch().plan.strategy == (row_alignment == 4 ? "pipelined" : "streaming"));
+  }
+  ts::View<float, 3> out("acoustic", n, 0);
+  check_against_host<ts::cuda::automatic>(ts::physics::acoustic_step<float>{0.04f}, ts::inputs(up, u4, c2),
+                                          ts::outputs(out), 1e-5);
+  CHECK(ts::cuda::last_launch().plan.strategy == "streaming");
+}
+
 TEST_CASE("cuda point functions: pipelined refuses rows off 16 bytes by name, vector_streaming runs them, automatic "
           "runs streaming") {
   TESSERA_REQUIRE_CUDA_DEVICE();

@@ -292,12 +292,24 @@ struct reads_three_one_beyond {
 struct reads_one_four_beyond {  // acoustic_step: u_prev and c^2 at the point, u an 8th-order Laplacian
   using reach_type = ts::reach<0, 4, 0>;
 };
+struct reads_at_the_point {
+  using reach_type = ts::reach<0, 0>;
+};
 template <class F, class T, int Rank, class Policy>
 cu::launch_plan pipelined_point_plan(Policy, const ts::extents<Rank>& e) {
   using arguments = typename Policy::template point_mainloop<T, Rank>;
   return cu::detail::point_pipelined_plan<F, T, Rank, typename arguments::tile>(e, h100, arguments::chunk);
 }
 }  // namespace
+
+// cuda::automatic's point functions: pipelined claims 3D fp32 ones reading at most two
+// fields one point beyond; the rest run on the point default
+static_assert(std::is_same_v<cu::automatic_point_strategy_for<reads_two_one_beyond, float, 3>, cu::pipelined<>>);
+static_assert(std::is_same_v<cu::automatic_point_strategy_for<reads_two_one_beyond, double, 3>, cu::streaming<>>);
+static_assert(std::is_same_v<cu::automatic_point_strategy_for<reads_two_one_beyond, float, 2>, cu::streaming<>>);
+static_assert(std::is_same_v<cu::automatic_point_strategy_for<reads_three_one_beyond, float, 3>, cu::streaming<>>);
+static_assert(std::is_same_v<cu::automatic_point_strategy_for<reads_one_four_beyond, float, 3>, cu::streaming<>>);
+static_assert(std::is_same_v<cu::automatic_point_strategy_for<reads_at_the_point, float, 3>, cu::streaming<>>);
 
 TEST_CASE("plan: pipelined's point-function tile follows the function's reach where its arguments are left 0") {
   static_assert(cu::detail::staged_fields<reads_three_one_beyond::reach_type> == 3);

@@ -47,11 +47,13 @@ namespace tessera::cuda {
 struct automatic : device_policy {
   static std::string name() { return "cuda:automatic"; }
 
-  /// Point functions: the point-function default's mainloop in 2D and 3D, the last resort's
-  /// in 1D (candidates.hpp: the units' traits say which).
+  /// Point functions: in 2D and 3D the strategy automatic_point_strategy_for picks per
+  /// function (detail::automatic_points), in 1D the last resort's mainloop (candidates.hpp:
+  /// the units' traits say which).
   template <class T, int Rank>
-  using point_mainloop = typename std::conditional_t<Rank >= 2, automatic_point_default_strategy,
-                                                     automatic_last_resort_strategy>::template point_mainloop<T, Rank>;
+  using point_mainloop =
+      std::conditional_t<Rank >= 2, detail::automatic_points,
+                         typename automatic_last_resort_strategy::template point_mainloop<T, Rank>>;
 };
 
 }  // namespace tessera::cuda

@@ -25,6 +25,8 @@
 //     // optional roles in cuda::automatic (absent: none), read by candidates.hpp:
 //     static constexpr bool automatic_default;            // runs stencils no table row knows
 //     static constexpr bool automatic_point_default;      // runs point functions (rank >= 2)
+//     template <class F, class T, int Rank>
+//     static constexpr bool automatic_points_for;         // runs these point functions instead
 //     static constexpr int automatic_fallback;            // 1, 2, ...: tried in this order when
 //                                                         // the choice cannot run on the views;
 //                                                         // the last is the last resort (and

@@ -3,7 +3,8 @@
 // `automatic_candidate = true`, in the list's order. The tuning table names them by their
 // policies' names; a new strategy joins by saying so in its own header. So do automatic's
 // roles (strategy.hpp): the default for cases no table row knows, the default for point
-// functions, the fallbacks in order, and the strategy of fused passes; each is derived here
+// functions and the point functions another strategy claims, the fallbacks in order, and
+// the strategy of fused passes; each is derived here
 // from the traits the units declare, so no other file names a strategy for them.
 #include <array>
 #include <cstddef>
@@ -52,6 +53,27 @@ using automatic_default_strategy =
 /// What cuda::automatic runs for point functions in 2D and 3D (the last resort in 1D).
 using automatic_point_default_strategy =
     typename detail::the_one<filter_types_t<detail::is_automatic_point_default, strategies>>::type;
+namespace detail {
+template <class P, class F, class T, int Rank>
+inline constexpr bool claims_points = requires { requires P::template automatic_points_for<F, T, Rank>; };
+template <class F, class T, int Rank, class List>
+struct first_point_claim {
+  using type = automatic_point_default_strategy;
+};
+template <class F, class T, int Rank, class P, class... Ps>
+struct first_point_claim<F, T, Rank, type_list<P, Ps...>>
+    : std::conditional_t<claims_points<P, F, T, Rank>, std::type_identity<P>,
+                         first_point_claim<F, T, Rank, type_list<Ps...>>> {};
+/// cuda::automatic's point-function lowering in 2D and 3D (policy.hpp): a tag whose
+/// sweep_points (cuda/detail/point_function_sweep.hpp) runs automatic_point_strategy_for.
+struct automatic_points {};
+}  // namespace detail
+/// What cuda::automatic runs point function F on (2D, 3D): the first listed strategy whose
+/// unit claims F (automatic_points_for: where it measured faster than the point default),
+/// else the point default. Where the claimant refuses the caller's views, the point default.
+template <class F, class T, int Rank>
+using automatic_point_strategy_for = typename detail::first_point_claim<F, T, Rank, strategies>::type;
+
 /// The strategy of cuda::automatic's fused passes (iterate: sweep_steps.hpp).
 using automatic_fusing_strategy =
     typename detail::the_one<filter_types_t<detail::is_automatic_fuser, strategies>>::type;

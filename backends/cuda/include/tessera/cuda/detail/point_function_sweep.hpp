@@ -10,12 +10,15 @@
 // (cuda/strategy.hpp): on a mainloop it shares with others (tiled_points: a staged tile;
 // ring_points: 2.5D rings of planes; marching_points: columns marching through L1) or on
 // its own (pipelined's cp.async rings, naive's one thread a point). cuda::automatic
-// delegates to its point-function default (candidates.hpp).
+// runs the strategy that claims the function, else its point-function default
+// (candidates.hpp).
 // The strategies that only march refuse 1D grids by name, as they do for stencils.
 #include <cstddef>
+#include <string>
 #include <type_traits>
 #include <utility>
 
+#include "tessera/core/errors.hpp"
 #include "tessera/core/fields.hpp"
 #include "tessera/core/point_function.hpp"
 #include "tessera/cuda/memory_space.hpp"
@@ -44,6 +47,24 @@ point_params<F, T, Rank, NI, NO> make_point_params(const F& fn, const input_fiel
   const auto& n = in[0].extents();
   for (int d = 0; d < Rank; ++d) p.n[d] = n[d];
   return p;
+}
+
+/// cuda::automatic's point functions in 2D and 3D: on the strategy automatic_point_strategy_for
+/// picks for F; where that one refuses the caller's views (rows off its alignment, a plan
+/// the device cannot hold: refusals come before anything launches), on the point default.
+template <class F, class T, int Rank, std::size_t NI, std::size_t NO>
+void sweep_points(automatic_points, const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
+                  const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream) {
+  using chosen = automatic_point_strategy_for<F, T, Rank>;
+  using fallback = automatic_point_default_strategy;
+  if constexpr (!std::is_same_v<chosen, fallback>) {
+    try {
+      sweep_points(typename chosen::template point_mainloop<T, Rank>{}, policy, p, in, stream);
+      return;
+    } catch (const unsupported_error&) {  // refused: the point default runs what it can
+    }
+  }
+  sweep_points(typename fallback::template point_mainloop<T, Rank>{}, policy, p, in, stream);
 }
 
 }  // namespace detail
