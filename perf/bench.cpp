@@ -24,6 +24,8 @@
 
 #include <tessera/tessera.hpp>
 
+#include "bench_fields.hpp"
+#include "bench_options.hpp"
 #include "bench_result.hpp"
 #include "host_bench.hpp"
 #include "median.hpp"
@@ -32,6 +34,7 @@
 #include "l2_rotation.hpp"
 #include "point_bench.hpp"
 #include "solver_bench.hpp"
+#include "steps_bench.hpp"
 #include "user_case.hpp"
 #include "variants.hpp"
 
@@ -40,24 +43,7 @@ namespace cu = tessera::cuda;
 
 namespace {
 
-struct options {
-  int reps = 20;
-  bool smoke = false;
-  bool variants = false;  // also time the tile and pipeline-depth variants (variants.hpp)
-  bool host = true;       // the CPU section (host policies and Kokkos against a host copy)
-  bool host_only = false;  // only the CPU section (runs without a GPU)
-  bool solver = false;     // only the solver section (solver_bench.cu)
-  int host_n = 256;        // cube edge of the CPU section
-  bool iterate = false;   // only the iterate section
-  bool fused = false;     // only the fused time-stepping section
-  std::string fused_only;  // --fused-case: only the fused cases whose shape and size contain it
-  bool point_functions = false;  // only the point-function section (point_bench.cu)
-  bool family = false;           // only the kernel-family section (family_bench.cu)
-  ts::bench::user_case user;  // --shape/--size/--precision: only this case
-  std::string only_policy;    // --policy: only this policy (and naive, the reference)
-  bool quick = false;     // only the six cases the targets name (fp32 512^3 stars r1/2/4 and box r1, fp64 7-point, 2D 5-point 8192^2)
-  std::string csv, json, tuning_table;
-};
+using tessera::bench::options;
 
 using tessera::bench::median;
 using tessera::bench::result;
@@ -85,31 +71,8 @@ double copy_bandwidth_gbs(int reps, std::size_t bytes) {
   return 2.0 * bytes / (median(t) * 1e-3) * 1e-9;
 }
 
-/// "<a,b,...>": a tile variant's template arguments up to its last non-zero one (0 is
-/// every argument's default), the suffix its rows carry after the policy's name.
-template <template <int...> class Policy, int... Args>
-std::string tile_arguments(Policy<Args...>) {
-  const int args[] = {Args...};
-  int n = static_cast<int>(sizeof...(Args));
-  while (n > 0 && args[n - 1] == 0) --n;
-  std::string s = "<";
-  for (int i = 0; i < n; ++i) {
-    if (i > 0) s += ',';
-    s += std::to_string(args[i]);
-  }
-  return s + ">";
-}
-
-/// A host field of extents e and ghost width g, every cell (ghosts and padding too) a
-/// deterministic pseudo-random value in [0, 1).
-template <class T, int Rank>
-ts::View<T, Rank, ts::HostSpace> patterned_field(const ts::extents<Rank>& e, int g) {
-  ts::View<T, Rank, ts::HostSpace> v("init", e, g);
-  T* p = v.data();
-  const auto n = v.layout().span();
-  for (ts::index_t i = 0; i < n; ++i) p[i] = static_cast<T>((i * 2654435761u % 1000) * 1e-3);
-  return v;
-}
+using tessera::bench::patterned_field;
+using tessera::bench::tile_arguments;
 
 template <class S, class T, bool Variants = false, int Rank>
 void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, std::vector<result>& out,
@@ -219,189 +182,6 @@ void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, s
 /// What the iterate and fused sections share: the initial field (weights summing to 1, so
 /// the field stays bounded over the steps), two views for the timed policy and two for the
 /// cuda::naive reference.
-template <class S, class T, int Rank>
-struct stepping_case {
-  ts::View<T, Rank, ts::HostSpace> init;
-  ts::View<T, Rank, ts::CudaSpace> u, scratch, ref_u, ref_scratch;
-  ts::stencil<S, T> st;
-  explicit stepping_case(const ts::extents<Rank>& e)
-      : init(patterned_field<T>(e, ts::shape_traits<S>::radius)),
-        u("u", init.layout()),
-        scratch("scratch", init.layout()),
-        ref_u("ref_u", init.layout()),
-        ref_scratch("ref_scratch", init.layout()) {
-    for (int k = 0; k < st.size; ++k) st[k] = static_cast<T>(1.0 / st.size);
-  }
-  using options_type = ts::iterate_options<T, Rank, ts::CudaSpace>;
-  /// iterate(policy) for `steps` steps from the initial field in both of a and b.
-  template <class P>
-  ts::View<T, Rank, ts::CudaSpace> run(P policy, const ts::View<T, Rank, ts::CudaSpace>& a,
-                                       const ts::View<T, Rank, ts::CudaSpace>& b, int steps,
-                                       const options_type& io) const {
-    ts::deep_copy(a, init);
-    ts::deep_copy(b, init);
-    return ts::iterate(policy, st, a, b, steps, io);
-  }
-  /// Milliseconds per step of iterate(policy) on (u, scratch) from the initial field, timed
-  /// `reps` times by CUDA events (the copies of the initial field outside the timing).
-  template <class P>
-  std::vector<double> per_step_ms(P policy, int steps, const options_type& io, int reps) const {
-    events ev;
-    std::vector<double> t;
-    for (int k = 0; k < reps; ++k) {
-      ts::deep_copy(u, init);
-      ts::deep_copy(scratch, init);
-      cudaEventRecord(ev.a);
-      ts::iterate(policy, st, u, scratch, steps, io);
-      cudaEventRecord(ev.b);
-      t.push_back(ev.elapsed_ms() / steps);
-    }
-    return t;
-  }
-};
-
-/// iterate: `steps` sweeps of cuda::automatic ping-ponging between two views, with no
-/// boundary fill and with each boundary kind on every face, per step against the
-/// one-sweep floor: a step moves at least 2 * points * sizeof(T) bytes, so the fraction
-/// of the copy bandwidth is also GCell-updates/s over the floor (copy GB/s / (2 sizeof T)).
-/// Every row is checked against the same iterate with cuda::naive. The row's time is the
-/// default (launch_graphs unset: step graphs where graphs_pay_off says so). one_by_one: also
-/// time each row with launch_graphs = true and false, with overlapped launches off
-/// (cuda::allow_overlapped_launches), and with both, for the note.
-template <class S, class T, int Rank>
-void run_iterate_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, std::vector<result>& out,
-                      bool& all_agree, bool one_by_one = false) {
-  // checked over 100 steps; timed over 1000 on small grids (one_by_one), so that a step of
-  // ~6 us is not lost in the noise of a 0.6 ms event interval (run 15)
-  const int steps = opt.smoke ? 3 : 100, timed_steps = one_by_one ? 1000 : steps;
-  const stepping_case<S, T, Rank> c0(e);
-  const double points = static_cast<double>(e.size());
-  const double ideal = 2.0 * points * sizeof(T);
-  // Every face one kind; then, to tell the faces' costs apart, periodic everywhere but
-  // Dirichlet on the fastest axis, and Dirichlet everywhere but periodic on it.
-  struct kind_case {
-    const char* name;
-    std::optional<ts::boundary_conditions<Rank>> bc;
-  };
-  using bcs = ts::boundary_conditions<Rank>;
-  const auto dirichlet = ts::boundary::dirichlet(0.5), periodic = ts::boundary::periodic();
-  std::vector<kind_case> kinds = {{"none", std::nullopt},
-                                  {"dirichlet", bcs::uniform(dirichlet)},
-                                  {"periodic", bcs::uniform(periodic)},
-                                  {"neumann", bcs::uniform(ts::boundary::neumann())}};
-  if (!opt.smoke) {
-    kinds.push_back({"periodic,dirichlet-x", bcs::uniform(periodic).set(Rank - 1, dirichlet, dirichlet)});
-    kinds.push_back({"dirichlet,periodic-x", bcs::uniform(dirichlet).set(Rank - 1, periodic, periodic)});
-  }
-  for (const kind_case& kc : kinds) {
-    ts::iterate_options<T, Rank, ts::CudaSpace> io;
-    io.boundary = kc.bc;
-    result r;
-    r.shape = ts::shape_name<S>(), r.precision = sizeof(T) == 4 ? "float" : "double", r.size = e.to_string();
-    r.policy = std::string("iterate:") + kc.name + " cuda:automatic";
-    r.note = std::to_string(timed_steps) + " steps, per step";
-    const auto got = c0.run(cu::automatic{}, c0.u, c0.scratch, steps, io);  // warm-up and correctness
-    const auto want = c0.run(cu::naive<>{}, c0.ref_u, c0.ref_scratch, steps, io);
-    const auto c = ts::compare(got, want);
-    if (!c.passed(ts::default_tolerance<T>())) {
-      all_agree = false;
-      r.note = "MISMATCH vs naive: rel " + std::to_string(c.max_rel_error);
-    }
-    if (!opt.smoke) {
-      const int reps = one_by_one ? std::max(5, opt.reps / 2) : std::max(3, opt.reps / 4);
-      summarise(r, c0.per_step_ms(cu::automatic{}, timed_steps, io, reps), points, ideal, copy_gbs);
-      if (one_by_one) {  // the same steps with step graphs, and with launches not overlapped
-        auto graphs = io, no_graphs = io;  // io: launch_graphs unset, graphs where they pay
-        graphs.launch_graphs = true;
-        no_graphs.launch_graphs = false;
-        const double with_graphs = median(c0.per_step_ms(cu::automatic{}, timed_steps, graphs, reps));
-        const double without_graphs = median(c0.per_step_ms(cu::automatic{}, timed_steps, no_graphs, reps));
-        // calls of 100 steps: does a call's recording and instantiation pay back?
-        const double short_default = median(c0.per_step_ms(cu::automatic{}, 100, no_graphs, reps));
-        const double short_graphs = median(c0.per_step_ms(cu::automatic{}, 100, graphs, reps));
-        cu::allow_overlapped_launches(false);
-        const double serial = median(c0.per_step_ms(cu::automatic{}, timed_steps, no_graphs, reps));
-        const double serial_graphs = median(c0.per_step_ms(cu::automatic{}, timed_steps, graphs, reps));
-        cu::allow_overlapped_launches(true);
-        char buf[300];
-        std::snprintf(buf, sizeof buf,
-                      "; step graphs on %.4f ms, off %.4f ms; launches not overlapped %.4f ms, with step graphs "
-                      "%.4f ms; calls of 100 steps %.4f ms, with step graphs %.4f ms",
-                      with_graphs, without_graphs, serial, serial_graphs, short_default, short_graphs);
-        r.note += buf;
-      }
-      // a fused pass of one step a step (cuda::temporal_blocking<1>, built for the 7-point
-      // star): the faces' rules inside the pass, so no fill runs between steps (a Dirichlet
-      // face's ghosts are filled once)
-      if constexpr (std::is_same_v<S, ts::star<3, 1>>) {
-        if (one_by_one && kc.bc) {
-          const double one_step_passes =
-              median(c0.per_step_ms(ts::bench::tb_1{}, timed_steps, io, std::max(5, opt.reps / 2)));
-          char buf[96];
-          std::snprintf(buf, sizeof buf, "; a 1-step fused pass a step %.4f ms", one_step_passes);
-          r.note += buf;
-        }
-      }
-      if (kc.bc) {  // one fill alone, for the note
-        events ev;
-        std::vector<double> f;
-        for (int k = 0; k < 5; ++k) {
-          cudaEventRecord(ev.a);
-          for (int j = 0; j < 10; ++j) ts::fill_ghosts(c0.u, *kc.bc);
-          cudaEventRecord(ev.b);
-          f.push_back(ev.elapsed_ms() / 10);
-        }
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "; one fill %.4f ms", median(f));
-        r.note += buf;
-      }
-    }
-    r.ran = true;
-    out.push_back(r);
-  }
-}
-
-/// Fused time stepping: `steps` steps with Dirichlet faces, cuda::automatic one sweep per
-/// step against temporal_blocking with several steps per pass, in GCell-updates/s and
-/// against the one-sweep floor (copy GB/s / (2 sizeof T), the rate of a sweep that moves
-/// each point once in and once out, measured in the same run): the `fraction` column is
-/// that multiple. Every row is checked against iterate with cuda::naive.
-template <class S, class T, class... Fused, int Rank>
-void run_fused_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, std::vector<result>& out,
-                    bool& all_agree) {
-  if (!opt.fused_only.empty() && (ts::shape_name<S>() + " " + e.to_string()).find(opt.fused_only) == std::string::npos)
-    return;
-  const int steps = opt.smoke ? 7 : 100;
-  const stepping_case<S, T, Rank> c0(e);
-  const double points = static_cast<double>(e.size());
-  ts::iterate_options<T, Rank, ts::CudaSpace> io;
-  io.boundary = ts::boundary_conditions<Rank>::uniform(ts::boundary::dirichlet(0.5));
-  const auto want = c0.run(cu::naive<>{}, c0.ref_u, c0.ref_scratch, steps, io);
-  auto time_policy = [&](auto policy, int k) {
-    using P = decltype(policy);
-    result r;
-    r.shape = ts::shape_name<S>(), r.precision = sizeof(T) == 4 ? "float" : "double", r.size = e.to_string();
-    r.shape_class = cu::shape_class_of<S>::name, r.rank = S::rank, r.radius = ts::shape_traits<S>::radius;
-    r.policy = "fused:dirichlet " + P::name();
-    if constexpr (!std::is_same_v<P, cu::automatic>) r.policy += tile_arguments(policy);
-    r.note = std::to_string(steps) + " steps, " + std::to_string(k) + " per pass; x floor";
-    const auto got = c0.run(policy, c0.u, c0.scratch, steps, io);
-    const auto c = ts::compare(got, want);
-    if (!c.passed(ts::default_tolerance<T>() * 10)) {
-      all_agree = false;
-      r.note = "MISMATCH vs naive: rel " + std::to_string(c.max_rel_error);
-    }
-    if (!opt.smoke)  // per step: GCell-updates/s in gcells, the multiple of the one-sweep floor in fraction
-      summarise(r, c0.per_step_ms(policy, steps, io, std::max(3, opt.reps / 4)), points, 2.0 * points * sizeof(T),
-                copy_gbs);
-    r.ran = true;
-    out.push_back(r);
-  };
-  // what automatic fuses here (1: a sweep a step), from its fusion table
-  time_policy(cu::automatic{}, std::max(1, cu::fused_steps(cu::automatic{}, c0.st, e, io.boundary)));
-  (time_policy(Fused{}, Fused::template tile<S>::steps), ...);
-}
-
 void print(const std::vector<result>& rs) {
   std::printf("\n%-10s %-7s %-12s %-30s %9s %9s %9s %9s %8s %6s %8s  %s\n", "shape", "type", "size",
               "policy", "med ms", "min ms", "max ms", "GCell/s", "GB/s", "frac", "vs naive", "note");
@@ -498,9 +278,7 @@ void run_user_case(const options& opt, double copy_gbs, std::vector<result>& rs,
       return;
     ts::extents<S::rank> e{};
     for (int d = 0; d < S::rank; ++d) e[d] = static_cast<ts::index_t>(c.n[d]);
-    if (!opt.fused) run_case<S, T>(opt, e, copy_gbs, rs, agree);
-    if constexpr (S::rank >= 2)
-      if (opt.fused) run_fused_case<S, T, cu::temporal_blocking<>>(opt, e, copy_gbs, rs, agree);
+    run_case<S, T>(opt, e, copy_gbs, rs, agree);
   };
 #define TESSERA_BENCH_TRY_SHAPE(unused, ...) try_shape.template operator()<__VA_ARGS__>();
   TESSERA_FOR_EACH_BUILTIN_SHAPE(TESSERA_BENCH_TRY_SHAPE, 0)
@@ -649,7 +427,8 @@ int main(int argc, char** argv) {
     std::vector<result> rs;
     bool agree = true;
     if (!opt.user.shape_class.empty()) {  // only the user's case
-      if (opt.user.is_double) run_user_case<double>(opt, copy_gbs, rs, agree);
+      if (opt.fused) ts::bench::run_fused_user_case(opt, copy_gbs, rs, agree);
+      else if (opt.user.is_double) run_user_case<double>(opt, copy_gbs, rs, agree);
       else run_user_case<float>(opt, copy_gbs, rs, agree);
       if (!opt.smoke) print(rs);
       if (!opt.csv.empty()) write_csv(opt.csv, rs, copy_gbs);
@@ -710,46 +489,10 @@ int main(int argc, char** argv) {
       run_case<ts::star<3, 1>, double, true>(opt, e, copy_gbs, rs, agree);
       run_case<ts::star<2, 1>, float, true>(opt, ts::extents<2>{8192, 8192}, copy_gbs, rs, agree);
     }
-    // time stepping: iterate with each boundary kind (issue #16's cases)
-    if (opt.smoke) {
-      run_iterate_case<ts::star<3, 1>, float>(opt, ts::extents<3>{19, 23, 29}, copy_gbs, rs, agree);
-      run_iterate_case<ts::star<2, 1>, double>(opt, ts::extents<2>{37, 41}, copy_gbs, rs, agree);
-    } else if ((opt.quick || opt.iterate) && !opt.fused) {
-      run_iterate_case<ts::star<3, 1>, float>(opt, ts::extents<3>{512, 512, 512}, copy_gbs, rs, agree);
-      run_iterate_case<ts::star<3, 1>, float>(opt, ts::extents<3>{256, 256, 256}, copy_gbs, rs, agree);
-      run_iterate_case<ts::star<3, 1>, double>(opt, ts::extents<3>{384, 384, 384}, copy_gbs, rs, agree);
-      // small grids, where launches cost as much as the sweep: step graphs against none
-      run_iterate_case<ts::star<3, 1>, float>(opt, ts::extents<3>{160, 160, 160}, copy_gbs, rs, agree, true);
-      run_iterate_case<ts::star<3, 1>, float>(opt, ts::extents<3>{128, 128, 128}, copy_gbs, rs, agree, true);
-      run_iterate_case<ts::star<3, 1>, double>(opt, ts::extents<3>{128, 128, 128}, copy_gbs, rs, agree, true);
-    }
-    // fused time stepping (issue #16's temporal-blocking targets)
-    namespace tb = ts::bench;
-    using tb_default = cu::temporal_blocking<>;
-    if (opt.smoke) {
-      run_fused_case<ts::star<3, 1>, float, tb_default>(opt, ts::extents<3>{19, 37, 29}, copy_gbs, rs, agree);
-      run_fused_case<ts::star<2, 1>, double, tb_default>(opt, ts::extents<2>{37, 600}, copy_gbs, rs, agree);
-    } else if (opt.quick || opt.fused) {
-      const ts::extents<3> e{512, 512, 512};
-      run_fused_case<ts::star<3, 1>, float, tb::tb_2, tb::tb_3, tb_default, tb::tb_3_64x32, tb::tb_4_64x32>(
-          opt, e, copy_gbs, rs, agree);
-      run_fused_case<ts::star<3, 1>, double, tb::tb_2, tb::tb_3, tb_default, tb::tb_3_64x32, tb::tb_4_64x32>(
-          opt, e, copy_gbs, rs, agree);
-      run_fused_case<ts::star<3, 2>, float, tb_default, tb::tb_3>(opt, e, copy_gbs, rs, agree);
-      run_fused_case<ts::box<3, 1>, float, tb_default, tb::tb_3>(opt, e, copy_gbs, rs, agree);
-      run_fused_case<ts::star<2, 1>, float, tb::tb_4, tb::tb_2d_6, tb_default, tb::tb_2d_8x128x4>(
-          opt, ts::extents<2>{8192, 8192}, copy_gbs, rs, agree);
-      run_fused_case<ts::star<2, 1>, double, tb::tb_4, tb::tb_2d_6, tb_default>(opt, ts::extents<2>{8192, 8192},
-                                                                               copy_gbs, rs, agree);
-      run_fused_case<ts::star<3, 1>, float, tb::tb_2, tb::tb_3, tb_default, tb::tb_3_64x32, tb::tb_4_64x32>(
-          opt, ts::extents<3>{256, 256, 256}, copy_gbs, rs, agree);
-      run_fused_case<ts::star<3, 1>, float, tb::tb_2, tb::tb_3, tb_default>(opt, ts::extents<3>{192, 192, 192},
-                                                                            copy_gbs, rs, agree);
-      run_fused_case<ts::box<3, 1>, double, tb_default, tb::tb_3>(opt, e, copy_gbs, rs, agree);
-      run_fused_case<ts::box<2, 1>, float, tb::tb_4, tb::tb_2d_6, tb_default>(opt, ts::extents<2>{8192, 8192},
-                                                                              copy_gbs, rs, agree);
-      run_fused_case<ts::box<2, 1>, double, tb::tb_4, tb::tb_2d_6, tb_default>(opt, ts::extents<2>{8192, 8192},
-                                                                               copy_gbs, rs, agree);
+    // time stepping (steps_bench.cpp): iterate with each boundary kind, then fused passes
+    ts::bench::run_iterate_section(opt, copy_gbs, rs, agree);
+    ts::bench::run_fused_section(opt, copy_gbs, rs, agree);
+    if (opt.quick || opt.fused) {
       if (!opt.fused_only.empty() &&
           std::none_of(rs.begin(), rs.end(), [](const result& r) { return r.policy.rfind("fused:", 0) == 0; })) {
         std::fprintf(stderr,
