@@ -15,135 +15,110 @@ namespace ts = tessera;
 namespace cu = tessera::cuda;
 using namespace ts::test;
 
-namespace {
-
-/// Runs policy on random data; checks it against host::serial; returns the launch record.
-template <class Policy, class S, class T>
-cu::launch_record run_and_check(const ts::extents<S::rank>& e) {
-  ts::View<T, S::rank> in_h("in", e, ts::shape_traits<S>::radius), out_h("out", in_h.layout()),
-      ref("ref", in_h.layout());
-  fill_random(in_h, 7);
-  poison(out_h);
-  const auto st = random_stencil<S, T>(8);
-  auto in = to_device(in_h, "in_d");
-  auto out = to_device(out_h, "out_d");
-  ts::apply(Policy{}, st, in, out);
-  const auto rec = cu::last_launch();
-  ts::deep_copy(out_h, out);
-  ts::apply(ts::host::serial{}, st, in_h, ref);
-  const auto c = ts::compare(out_h, ref);
-  CHECK(c.nonfinite == 0);
-  CHECK(c.max_abs_error <= agreement_tolerance<T>() * ts::sweep_scale(st, in_h));
-  CHECK(ghosts_changed(out_h) == 0);
-  return rec;
-}
-
-}  // namespace
-
 TEST_CASE("launch record: the block each kernel ran with matches its policy") {
   TESSERA_REQUIRE_CUDA_DEVICE();
   const ts::extents<3> e3{37, 29, 53};
-  auto r = run_and_check<naive_16x4x2, ts::star<3, 1>, float>(e3);
+  auto r = sweep_and_check<naive_16x4x2, ts::star<3, 1>, float>(e3);
   CHECK(r.block[0] == 16);
   CHECK(r.block[1] == 4);
   CHECK(r.block[2] == 2);
   CHECK(r.policy == "cuda:naive");
   CHECK(r.grid[0] == 4);  // ceil(53 / 16)
-  r = run_and_check<naive_16x4x2, ts::star<2, 1>, float>(ts::extents<2>{37, 53});
+  r = sweep_and_check<naive_16x4x2, ts::star<2, 1>, float>(ts::extents<2>{37, 53});
   CHECK(r.block[0] == 16);
   CHECK(r.block[1] == 8);  // 2D folds z into y
-  r = run_and_check<tiled_16x16, ts::star<2, 2>, float>(ts::extents<2>{37, 53});
+  r = sweep_and_check<tiled_16x16, ts::star<2, 2>, float>(ts::extents<2>{37, 53});
   CHECK(r.block[0] == 16);
   CHECK(r.block[1] == 16);
   CHECK(r.plan.out_tile[0] == 16);  // the block is the output tile
   CHECK(r.plan.shared_bytes == 20 * 20 * sizeof(float));  // and its halo of 2, staged
   CHECK(r.grid[1] == 3);  // ceil(37 / 16)
-  r = run_and_check<tiled_16x16, ts::star<3, 1>, double>(e3);
+  r = sweep_and_check<tiled_16x16, ts::star<3, 1>, double>(e3);
   CHECK(r.block[2] == 4);
   CHECK(r.grid[2] == 10);  // ceil(37 / 4)
-  r = run_and_check<tiled_128, ts::star<1, 1>, float>(ts::extents<1>{1001});
+  r = sweep_and_check<tiled_128, ts::star<1, 1>, float>(ts::extents<1>{1001});
   CHECK(r.block[0] == 128);
   CHECK(r.plan.shared_bytes == (128 + 2) * sizeof(float));
-  r = run_and_check<coarsened_64x8x4, ts::star<3, 2>, float>(e3);
+  r = sweep_and_check<coarsened_64x8x4, ts::star<3, 2>, float>(e3);
   CHECK(r.block[0] == 64);
   CHECK(r.block[1] == 8);
   CHECK(r.block[2] == 1);
   CHECK(r.grid[2] == 10);  // ceil(37 / 4)
-  r = run_and_check<coarsened_64x8x4, ts::box<3, 1>, double>(e3);
+  r = sweep_and_check<coarsened_64x8x4, ts::box<3, 1>, double>(e3);
   CHECK(r.block[0] == 64);
-  r = run_and_check<register_tiled_64x8x4, ts::star<3, 2>, float>(e3);
+  r = sweep_and_check<register_tiled_64x8x4, ts::star<3, 2>, float>(e3);
   CHECK(r.block[0] == 64);
   CHECK(r.block[1] == 8);
-  r = run_and_check<register_tiled_64x8x4, ts::star<2, 1>, double>(ts::extents<2>{37, 53});
+  r = sweep_and_check<register_tiled_64x8x4, ts::star<2, 1>, double>(ts::extents<2>{37, 53});
   CHECK(r.block[0] == 64);
   CHECK(r.block[1] == 1);
-  r = run_and_check<streaming_64x4x16, ts::box<3, 2>, float>(e3);
+  r = sweep_and_check<streaming_64x4x16, ts::box<3, 2>, float>(e3);
   CHECK((r.block[0] == 64 && r.block[1] == 4 && r.block[2] == 1));
   CHECK(r.grid[0] == 1);   // ceil(53 / 64)
   CHECK(r.grid[1] == 8);   // ceil(29 / 4)
   CHECK(r.grid[2] == 3);   // ceil(37 / 16)
-  r = run_and_check<streaming_64x4x16, ts::star<2, 3>, double>(ts::extents<2>{37, 53});
+  r = sweep_and_check<streaming_64x4x16, ts::star<2, 3>, double>(ts::extents<2>{37, 53});
   CHECK((r.block[0] == 64 && r.block[1] == 1));
   CHECK(r.grid[1] == 3);   // ceil(37 / 16) rows
-  r = run_and_check<shared_streaming_64x2x3x5, ts::box<3, 2>, float>(e3);
+  r = sweep_and_check<shared_streaming_64x2x3x5, ts::box<3, 2>, float>(e3);
   CHECK((r.block[0] == 64 && r.block[1] == 2 && r.block[2] == 1));
   CHECK(r.grid[1] == 5);   // ceil(29 / 6) tiles of 2 x 3 rows
   CHECK(r.grid[2] == 8);   // ceil(37 / 5)
-  r = run_and_check<shared_streaming_64x2x3x5, ts::star<3, 4>, double>(e3);
+  r = sweep_and_check<shared_streaming_64x2x3x5, ts::star<3, 4>, double>(e3);
   CHECK(r.plan.chunk == 5);
-  r = run_and_check<shared_streaming_64x2x3x5, ts::box<2, 1>, double>(ts::extents<2>{37, 53});
+  r = sweep_and_check<shared_streaming_64x2x3x5, ts::box<2, 1>, double>(ts::extents<2>{37, 53});
   CHECK((r.block[0] == 64 && r.block[1] == 1));
   CHECK(r.grid[1] == 8);   // ceil(37 / 5) rows
-  r = run_and_check<pipelined_64x2x3x1, ts::box<3, 2>, float>(e3);
+  r = sweep_and_check<pipelined_64x2x3x1, ts::box<3, 2>, float>(e3);
   CHECK((r.block[0] == 64 && r.block[1] == 2 && r.block[2] == 1));
   CHECK(r.grid[1] == 5);  // ceil(29 / 6)
   CHECK(r.plan.shared_bytes == (5 + 1) * (6 + 4) * (32 + 64 + 32) * sizeof(float));  // 5 planes + 1 in flight
-  r = run_and_check<pipelined_64x2x3x1, ts::star<3, 4>, double>(e3);
+  r = sweep_and_check<pipelined_64x2x3x1, ts::star<3, 4>, double>(e3);
   CHECK(r.grid[0] == 1);
-  r = run_and_check<pipelined_64x2x3x1x3, ts::star<3, 4>, float>(e3);
+  r = sweep_and_check<pipelined_64x2x3x1x3, ts::star<3, 4>, float>(e3);
   CHECK(r.plan.chunk == 3);
   CHECK(r.grid[2] == 13);  // ceil(37 / 3): the last block computes 1 plane
-  r = run_and_check<pipelined_32x3x3, ts::box<2, 1>, double>(ts::extents<2>{37, 53});
+  r = sweep_and_check<pipelined_32x3x3, ts::box<2, 1>, double>(ts::extents<2>{37, 53});
   CHECK((r.block[0] == 32 && r.block[1] == 1));
   CHECK(r.grid[0] == 1);  // one row of 96 columns covers 53
-  r = run_and_check<pipelined_32x3x3, ts::star<2, 4>, float>(ts::extents<2>{41, 203});
+  r = sweep_and_check<pipelined_32x3x3, ts::star<2, 4>, float>(ts::extents<2>{41, 203});
   CHECK(r.grid[0] == 3);  // ceil(203 / 96)
-  r = run_and_check<vector_streaming_4x3x4, ts::star<3, 4>, float>(e3);
+  r = sweep_and_check<vector_streaming_4x3x4, ts::star<3, 4>, float>(e3);
   CHECK((r.block[0] == 32 && r.block[1] == 4 && r.block[2] == 1));
   CHECK(r.policy == "cuda:vector-streaming");
   CHECK(r.plan.shared_bytes == 0);
   CHECK(r.grid[0] == 1);   // accumulated: a warp holds 2 rows of 16 x 4 floats, 64 cover 53
   CHECK(r.grid[1] == 4);   // ceil(29 / (4 warps x 2 rows))
   CHECK(r.grid[2] == 13);  // ceil(37 / 3): the last block computes 1 plane
-  r = run_and_check<vector_streaming_4x3x4, ts::box<3, 2>, double>(ts::extents<3>{11, 9, 131});
+  r = sweep_and_check<vector_streaming_4x3x4, ts::box<3, 2>, double>(ts::extents<3>{11, 9, 131});
   CHECK(r.grid[0] == 3);  // ceil(131 / (32 x 2 doubles))
-  r = run_and_check<vector_streaming_4x3x4, ts::star<2, 4>, double>(ts::extents<2>{41, 203});
+  r = sweep_and_check<vector_streaming_4x3x4, ts::star<2, 4>, double>(ts::extents<2>{41, 203});
   CHECK((r.block[0] == 32 && r.block[1] == 4));
   CHECK(r.grid[0] == 1);   // 4 warps x 64 doubles cover 203
   CHECK(r.grid[1] == 14);  // ceil(41 / 3) rows
-  r = run_and_check<vector_streaming_4x3x4, ts::box<2, 1>, float>(ts::extents<2>{37, 1000});
+  r = sweep_and_check<vector_streaming_4x3x4, ts::box<2, 1>, float>(ts::extents<2>{37, 1000});
   CHECK(r.grid[0] == 2);   // ceil(1000 / (4 x 128))
   // defaults, as documented in policy.hpp
-  r = run_and_check<cu::naive<>, ts::star<3, 1>, float>(e3);
+  r = sweep_and_check<cu::naive<>, ts::star<3, 1>, float>(e3);
   CHECK((r.block[0] == 32 && r.block[1] == 8 && r.block[2] == 1));
-  r = run_and_check<cu::tiled<>, ts::star<3, 1>, float>(e3);
+  r = sweep_and_check<cu::tiled<>, ts::star<3, 1>, float>(e3);
   CHECK((r.block[0] == 8 && r.block[1] == 8 && r.block[2] == 8));
-  r = run_and_check<cu::register_tiled<>, ts::star<3, 1>, float>(e3);
+  r = sweep_and_check<cu::register_tiled<>, ts::star<3, 1>, float>(e3);
   CHECK((r.block[0] == 32 && r.block[1] == 32 && r.block[2] == 1));
-  r = run_and_check<cu::pipelined<>, ts::star<3, 1>, float>(e3);  // the point mainloop: 4 rows a thread
+  r = sweep_and_check<cu::pipelined<>, ts::star<3, 1>, float>(e3);  // the point mainloop: 4 rows a thread
   CHECK((r.block[0] == 128 && r.block[1] == 2 && r.plan.out_tile[1] == 8));
-  r = run_and_check<cu::pipelined<>, ts::box<3, 1>, double>(e3);  // 8 rows a thread for the box
+  r = sweep_and_check<cu::pipelined<>, ts::box<3, 1>, double>(e3);  // 8 rows a thread for the box
   CHECK((r.block[0] == 128 && r.block[1] == 2 && r.plan.out_tile[1] == 16));
-  r = run_and_check<cu::vector_streaming<>, ts::star<3, 1>, float>(e3);  // 8 warps, 4 planes
+  r = sweep_and_check<cu::vector_streaming<>, ts::star<3, 1>, float>(e3);  // 8 warps, 4 planes
   CHECK((r.block[0] == 32 && r.block[1] == 8 && r.plan.chunk == 4 && r.grid[2] == 10));
-  r = run_and_check<cu::vector_streaming<>, ts::star<3, 4>, double>(e3);  // 4 warps of 2 rows; accumulated: 8 planes
+  r = sweep_and_check<cu::vector_streaming<>, ts::star<3, 4>, double>(e3);  // 4 warps of 2 rows; accumulated: 8 planes
   CHECK((r.block[1] == 4 && r.plan.chunk == 8 && r.grid[1] == 4));
   // tile parameters that resolve to the defaults share the library's compiled kernels
-  r = run_and_check<cu::register_tiled<32, 32>, ts::star<3, 1>, float>(e3);
+  r = sweep_and_check<cu::register_tiled<32, 32>, ts::star<3, 1>, float>(e3);
   CHECK((r.block[0] == 32 && r.block[1] == 32 && r.block[2] == 1));
-  r = run_and_check<cu::naive<32, 8, 1>, ts::box<3, 2>, double>(e3);
+  r = sweep_and_check<cu::naive<32, 8, 1>, ts::box<3, 2>, double>(e3);
   CHECK((r.block[0] == 32 && r.block[1] == 8 && r.block[2] == 1));
-  r = run_and_check<cu::automatic, ts::star<1, 2>, float>(ts::extents<1>{1001});
+  r = sweep_and_check<cu::automatic, ts::star<1, 2>, float>(ts::extents<1>{1001});
   CHECK(r.policy == "cuda:naive");  // the only candidate with a 1D kernel
 }
 
@@ -152,13 +127,13 @@ TEST_CASE("vector_streaming accumulates wide 3D stars: whole and cut row segment
   // 150 floats = 2 whole segments of 64 (the unbounded loop: neighbour vectors from L1,
   // edge lines prefetched) + 22 (the bounded loop: shuffles); 21 rows = 2 blocks of 8 + 5
   // (one warp's second row lies past the grid); 19 planes = 8 + 8 + 3.
-  auto r = run_and_check<cu::vector_streaming<>, ts::star<3, 4>, float>(ts::extents<3>{19, 21, 150});
+  auto r = sweep_and_check<cu::vector_streaming<>, ts::star<3, 4>, float>(ts::extents<3>{19, 21, 150});
   CHECK((r.grid[0] == 3 && r.grid[1] == 3 && r.grid[2] == 3));
   // doubles: 32 a segment, 70 = 2 x 32 + 6; the 19-point star reaches 3 planes
-  r = run_and_check<cu::vector_streaming<>, ts::star<3, 3>, double>(ts::extents<3>{11, 13, 70});
+  r = sweep_and_check<cu::vector_streaming<>, ts::star<3, 3>, double>(ts::extents<3>{11, 13, 70});
   CHECK((r.grid[0] == 3 && r.grid[1] == 2 && r.grid[2] == 2));
   // 4 own rows ahead, 3-plane chunks (the last of 1 plane), every segment whole
-  r = run_and_check<vector_streaming_4x3x4, ts::star<3, 4>, float>(ts::extents<3>{10, 9, 128});
+  r = sweep_and_check<vector_streaming_4x3x4, ts::star<3, 4>, float>(ts::extents<3>{10, 9, 128});
   CHECK((r.grid[0] == 2 && r.grid[1] == 2 && r.grid[2] == 4));
 }
 
@@ -174,29 +149,29 @@ TEST_CASE("cuda::automatic runs the table's choice (the nearest device class's),
   // a built-in shape the table measured runs the table's candidate on any device
   const auto c = cu::lookup(cu::builtin_tuning_table(), cu::make_tuning_key<ts::star<3, 1>, float>(device, double(e3.size())));
   REQUIRE(c.has_value());
-  auto r = run_and_check<cu::automatic, ts::star<3, 1>, float>(e3);
+  auto r = sweep_and_check<cu::automatic, ts::star<3, 1>, float>(e3);
   CHECK(r.policy == cu::candidate_name(*c));
   // radius 3 is not benchmarked, so in no table: without TESSERA_TUNE, the default rule
   // (pipelined for 2D/3D), nothing timed
   REQUIRE_FALSE(cu::lookup(cu::builtin_tuning_table(), cu::make_tuning_key<ts::star<3, 3>, double>(device, double(e3.size()))));
   const auto before = cu::tuning_cache_size();
   ::unsetenv("TESSERA_TUNE");
-  r = run_and_check<cu::automatic, ts::star<3, 3>, double>(ts::extents<3>{23, 24, 25});
+  r = sweep_and_check<cu::automatic, ts::star<3, 3>, double>(ts::extents<3>{23, 24, 25});
   CHECK(cu::tuning_cache_size() == before);
   CHECK(r.policy == "cuda:pipelined");
   // with TESSERA_TUNE=1 the first call times the candidates, the second reuses the choice
   ::setenv("TESSERA_TUNE", "1", 1);
-  r = run_and_check<cu::automatic, ts::star<3, 3>, double>(e3);
+  r = sweep_and_check<cu::automatic, ts::star<3, 3>, double>(e3);
   CHECK(cu::tuning_cache_size() == before + 1);
   const std::string key = lim.name + "|" + ts::shape_name<ts::star<3, 3>>() + "|double|" + e3.to_string();
   const auto chosen = cu::tuning_cache_find(key);
   REQUIRE(chosen.has_value());
   CHECK(r.policy == cu::candidate_name(*chosen));
-  r = run_and_check<cu::automatic, ts::star<3, 3>, double>(e3);
+  r = sweep_and_check<cu::automatic, ts::star<3, 3>, double>(e3);
   CHECK(cu::tuning_cache_size() == before + 1);
   CHECK(r.policy == cu::candidate_name(*chosen));
   // other extents are another case
-  r = run_and_check<cu::automatic, ts::star<3, 3>, double>(ts::extents<3>{20, 21, 22});
+  r = sweep_and_check<cu::automatic, ts::star<3, 3>, double>(ts::extents<3>{20, 21, 22});
   CHECK(cu::tuning_cache_size() == before + 2);
   ::unsetenv("TESSERA_TUNE");
   // the tuner times on scratch views: the caller's output keeps what it held

@@ -72,30 +72,11 @@ int driver_blocks(void (*kernel)(A...), const cu::launch_plan& plan) {
   return blocks;
 }
 
-/// Runs policy's sweep of S on random data (checked against host::serial) and returns the
-/// plan the launch ran.
-template <class Policy, class S, class T>
-cu::launch_plan launched_plan(const ts::extents<S::rank>& e) {
-  ts::View<T, S::rank> in_h("in", e, ts::shape_traits<S>::radius), out_h("out", in_h.layout()),
-      ref("ref", in_h.layout());
-  ts::test::fill_random(in_h, 5);
-  ts::test::poison(out_h);
-  const auto st = ts::test::random_stencil<S, T>(3);
-  auto in = ts::test::to_device(in_h, "in_d");
-  auto out = ts::test::to_device(out_h, "out_d");
-  ts::apply(Policy{}, st, in, out);
-  const auto plan = cu::last_launch().plan;
-  ts::deep_copy(out_h, out);
-  ts::apply(ts::host::serial{}, st, in_h, ref);
-  CHECK(ts::compare(out_h, ref).max_abs_error <= ts::test::agreement_tolerance<T>() * ts::sweep_scale(st, in_h));
-  return plan;
-}
-
 template <class S, class T>
 void check_marching_plans_take_the_driver(const ts::extents<3>& e) {
   using PL = cu::pipelined<>;
   using pt = PL::tile<S>;
-  const auto p = launched_plan<PL, S, T>(e);
+  const auto p = ts::test::sweep_and_check<PL, S, T>(e).plan;
   const int pipelined_blocks = [&] {
     if constexpr (cu::detail::pipelined_stencil_on_mainloop<S, T>) {  // the point mainloop, the stencil its evaluator
       using mt = typename pt::template points<T, S::rank>;
@@ -111,7 +92,7 @@ void check_marching_plans_take_the_driver(const ts::extents<3>& e) {
   CHECK(p.resident_per_sm == pipelined_blocks);
   using SS = cu::shared_streaming<>;
   using st = SS::tile<S>;
-  const auto q = launched_plan<SS, S, T>(e);
+  const auto q = ts::test::sweep_and_check<SS, S, T>(e).plan;
   const int shared_blocks =
       driver_blocks(&cu::kernels::shared_streaming_sweep<S, T, st::block_x, st::block_y, st::rows_per_thread>, q);
   MESSAGE(ts::shape_name<S>() << (sizeof(T) == 4 ? " fp32" : " fp64") << " shared_streaming: the plan took "

@@ -4,8 +4,6 @@
 // kernels. Include it, with the strategy's kernels (tessera/cuda/strategies/<name>/kernels.cuh,
 // or tessera/cuda/strategies.hpp for every listed one), in the .cu file that writes
 // TESSERA_CUDA_INSTANTIATE. nvcc only.
-#include <atomic>
-
 #include "tessera/cuda/kernels/common.cuh"
 #include "tessera/cuda/launch.hpp"
 
@@ -28,15 +26,13 @@ template <class Strategy, class Tile, class S, class T>
 int kernel_entry<Strategy, Tile, S, T>::resident_blocks(const launch_plan& plan, int steps) {
   constexpr int most_steps = 16;
   if constexpr (Strategy::template has_kernel<S>) {
-    static std::atomic<int> cached[64][most_steps + 1];  // per device and steps; 0: not asked yet
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64 || steps < 0 || steps > most_steps) return 0;
-    if (const int known = cached[dev][steps].load(std::memory_order_relaxed); known > 0) return known;
-    detail::residency_query q;
-    if (steps == 0) launch(plan, params_for<S, T>{}, cudaStream_t{});
-    else launch_steps(plan, params_for<S, T>{}, steps, edge_rules{}, cudaStream_t{});
-    if (q.answer > 0) cached[dev][steps].store(q.answer, std::memory_order_relaxed);
-    return q.answer;
+    static detail::cached_per_device<most_steps + 1> cache;  // keyed by steps (0: one sweep)
+    return cache.get(steps, [&] {
+      detail::residency_query q;  // the launcher answers instead of launching
+      if (steps == 0) launch(plan, params_for<S, T>{}, cudaStream_t{});
+      else launch_steps(plan, params_for<S, T>{}, steps, edge_rules{}, cudaStream_t{});
+      return q.answer;
+    });
   } else {
     return 0;
   }

@@ -82,20 +82,38 @@ namespace detail {
 /// where the driver cannot say. The host cannot know a kernel's registers otherwise.
 int resident_blocks_per_sm(const void* kernel, int threads, std::size_t shared_bytes);
 
+/// A count the driver answers about something fixed (a kernel at its block size), asked once
+/// per device and key in [0, Keys) and kept where positive. Each use is a static object of
+/// its own: `get(key, ask)` runs `ask` (returning the count, 0 where the driver cannot say)
+/// on the first call for the current device and key, and returns 0 where either is out of
+/// range.
+template <int Keys = 1>
+class cached_per_device {
+ public:
+  template <class Ask>
+  int get(int key, Ask&& ask) {
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= max_devices || key < 0 || key >= Keys) return 0;
+    if (const int known = counts_[dev][key].load(std::memory_order_relaxed); known > 0) return known;
+    const int answer = static_cast<Ask&&>(ask)();
+    if (answer < 1) return 0;
+    counts_[dev][key].store(answer, std::memory_order_relaxed);
+    return answer;
+  }
+
+ private:
+  static constexpr int max_devices = 64;
+  std::atomic<int> counts_[max_devices][Keys]{};  // 0: not asked yet
+};
+
 /// The same for `Kernel`, asked once per kernel and device (a kernel is launched at one
 /// block size): for chunking a grid into waves.
 template <auto Kernel>
 int resident_blocks_per_sm(int threads, std::size_t shared_bytes) {
-  static std::atomic<int> cached[64];  // per device; 0: not asked yet
-  int dev = 0;
-  if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return 0;
-  int per_sm = cached[dev].load(std::memory_order_relaxed);
-  if (per_sm == 0) {
-    per_sm = resident_blocks_per_sm(reinterpret_cast<const void*>(Kernel), threads, shared_bytes);
-    if (per_sm < 1) return 0;
-    cached[dev].store(per_sm, std::memory_order_relaxed);
-  }
-  return per_sm;
+  static cached_per_device<> cache;
+  return cache.get(0, [&] {
+    return resident_blocks_per_sm(reinterpret_cast<const void*>(Kernel), threads, shared_bytes);
+  });
 }
 }  // namespace detail
 
