@@ -5,7 +5,11 @@
 // publishes its top and bottom rows), and the step's code free of selects in blocks whose
 // tile lies inside the grid along x and y. Measures K-step passes on 512^3 against K
 // separate naive sweeps (correctness) and against the copy floor, for the K, RY and chunks
-// listed in main. Behind perf/log/run-42.md.
+// listed in main. Behind perf/log/run-42.md. `--async` runs only the variant whose level 0
+// arrives by cp.async into a shared ring (Async): run-42 found the register feed latency-
+// bound at 16 warps an SM, loading 2-3 planes ahead costing the registers that keep two
+// blocks an SM; the ring's planes in flight cost shared memory instead (not yet run on a
+// GPU: ptxas on the build VM gives K = 3 two blocks an SM 1-2 planes ahead with no spill).
 //   nvcc -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -Xptxas -v \
 //     perf/probes/register_tile_probe.cu -o register_tile_probe && ./register_tile_probe
 #include <cuda_runtime.h>
@@ -14,41 +18,42 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <type_traits>
 #include <vector>
 
-#include "probe_timing.cuh"
+#include "register_tile_grid.cuh"
 
-// A 512^3 interior with padding wide enough that every tile's loads stay in the allocation:
-// cells outside the interior are fixed (Dirichlet: they keep what they hold), so what the
-// padding holds beyond the first ghost layer never reaches an interior cell.
-constexpr int N = 512, PADX = 32, P = PADX + N + 64, GY = 32, ROWS = N + 2 * GY, GZ = 16, PLANES = N + 2 * GZ;
-constexpr long PL = (long)P * ROWS;
-constexpr long TOT = PL * PLANES;
-__host__ __device__ inline long at(int z, int y, int x) { return (long)(z + GZ) * PL + (long)(y + GY) * P + PADX + x; }
-__constant__ float c7[7];  // centre, z-, z+, y-, y+, x-, x+
-
-// One sweep, the reference: interior cells updated, every other cell copied (so the ghosts
-// of both buffers stay equal).
-__global__ void naive_sweep(const float* __restrict__ in, float* __restrict__ out) {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, z = blockIdx.z;
-  if (x >= N) return;
-  const long i = at(z, y, x);
-  out[i] = c7[0] * in[i] + c7[1] * in[i - PL] + c7[2] * in[i + PL] + c7[3] * in[i - P] + c7[4] * in[i + P] +
-           c7[5] * in[i - 1] + c7[6] * in[i + 1];
+__device__ inline void copy16_async(float* shared_dst, const float* global_src) {
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(global_src) : "memory");
+}
+__device__ inline void commit_async() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int Pending>
+__device__ inline void wait_async() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
 }
 
-constexpr int CX = 2, TX = 32 * CX;  // a warp spans the tile's width
+/// Level 0's ring where it is fed by cp.async (Async): a tile plane widened to whole 16-byte
+/// pieces (TX + 4 floats a row from the 16-byte boundary at or before the tile's first
+/// column), AH + 1 slots after the published rows.
+template <int TY>
+struct ring0 {
+  static constexpr int row = TX + 4, pieces_per_row = row / 4, pieces = pieces_per_row * TY, slot = row * TY;
+};
 
 /// K fused steps; a block of 32 x (TY / RY) threads owns a TX x TY tile and marches along z
 /// over `chunk` output planes. Level t (1..K) computes plane z0 - K + s - 2t at step s.
-template <int K, int RY, int TY, int MinBlocks, int AH>
+/// Level 0's planes are loaded AH steps before their use: into registers, or (Async) by
+/// cp.async into ring slot s % (AH + 1) for plane base + s.
+template <int K, int RY, int TY, int MinBlocks, int AH, bool Async = false>
 __global__ void __launch_bounds__(32 * (TY / RY), MinBlocks)
     rt_pass(const float* __restrict__ in, float* __restrict__ out, const int chunk) {
   constexpr int BY = TY / RY, OX = TX - 2 * K, OY = TY - 2 * K;
   constexpr int SLOTS = 2 * BY + 2;  // published rows: a zero border, each warp's top and bottom, a zero border
   constexpr int PLANE = SLOTS * TX;
-  extern __shared__ __align__(16) float sh[];  // [level 0..K-1][2 buffers][SLOTS][TX]
+  using ring = ring0<TY>;
+  extern __shared__ __align__(16) float sh[];  // [level 0..K-1][2 buffers][SLOTS][TX], then (Async) the ring
   const int lane = threadIdx.x, wy = threadIdx.y;
   const int tile_x = blockIdx.x * OX - K, tile_y = blockIdx.y * OY - K;
   const int x0 = tile_x + lane * CX, y0 = tile_y + wy * RY;
@@ -79,13 +84,38 @@ __global__ void __launch_bounds__(32 * (TY / RY), MinBlocks)
         for (int c = 0; c < CX; ++c) q[t][j][r][c] = 0.f;
   const int base = z0 - K;
   const float* src = in + at(base, y0, x0);  // row 0, column 0 of the plane loaded next
-  float ahead[AH][RY][CX];  // level 0's next AH planes, loaded AH steps before their use
+  float ahead[Async ? 1 : AH][RY][CX];  // level 0's next AH planes, loaded AH steps before their use
+  // Async: this thread's pieces of a plane, piece i = row i / pieces_per_row, 4 floats from
+  // column ax + 4 (i % pieces_per_row), worked out at each copy (a table of them would hold
+  // registers the queues need)
+  float* const ring_sh = sh + K * 2 * PLANE;
+  const int ax = ((tile_x + PADX) & ~3) - PADX;  // the ring's first column: a 16-byte boundary
+  const float* plane_src = in + at(base, tile_y, ax);  // the next plane's first piece
+  auto copy_plane = [&](int slot) {
+    constexpr int per_thread = (ring::pieces + 32 * BY - 1) / (32 * BY);
 #pragma unroll
-  for (int a = 0; a < AH; ++a, src += PL)
+    for (int k = 0; k < per_thread; ++k) {
+      const int i = wy * 32 + lane + k * 32 * BY;
+      const int row = i / ring::pieces_per_row, col = 4 * (i - row * ring::pieces_per_row);
+      if ((k + 1) * 32 * BY <= ring::pieces || i < ring::pieces)
+        copy16_async(ring_sh + slot * ring::slot + row * ring::row + col, plane_src + row * P + col);
+    }
+    commit_async();
+    plane_src += PL;
+  };
+  if constexpr (Async) {
 #pragma unroll
-    for (int r = 0; r < RY; ++r)
+    for (int a = 0; a < AH; ++a) copy_plane(a);
+    wait_async<AH - 1>();  // plane base landed (this thread's pieces; the barrier below: everyone's)
+  } else {
 #pragma unroll
-      for (int c = 0; c < CX; ++c) ahead[a][r][c] = __ldg(src + r * P + c);
+    for (int a = 0; a < AH; ++a, src += PL)
+#pragma unroll
+      for (int r = 0; r < RY; ++r)
+#pragma unroll
+        for (int c = 0; c < CX; ++c) ahead[a][r][c] = __ldg(src + r * P + c);
+  }
+  const float* mine = ring_sh + (wy * RY) * ring::row + (x0 - ax);  // Async: row 0, column 0 of this thread in slot 0
   float* dst = out + at(base - 2 * K, y0, x0);  // level K's plane at step 0
   __syncthreads();
 
@@ -144,18 +174,43 @@ __global__ void __launch_bounds__(32 * (TY / RY), MinBlocks)
           if ((stores >> (r * CX + c)) & 1u) dst[r * P + c] = top[r][c];
     }
     dst += PL;
+    if constexpr (Async) {
+      const float* fresh = mine + (s % (AH + 1)) * ring::slot;  // plane base + s
 #pragma unroll
-    for (int r = 0; r < RY; ++r)
+      for (int r = 0; r < RY; ++r) {
+        float nv[CX];
+        if constexpr (K % 2 == 0) {  // tile_x even: this thread's two columns on 8 bytes
+          const float2 v = *reinterpret_cast<const float2*>(fresh + r * ring::row);
+          nv[0] = v.x, nv[1] = v.y;
+        } else {
 #pragma unroll
-      for (int c = 0; c < CX; ++c) {
-        q[0][0][r][c] = q[0][1][r][c];
-        q[0][1][r][c] = q[0][2][r][c];
-        q[0][2][r][c] = ahead[0][r][c];
+          for (int c = 0; c < CX; ++c) nv[c] = fresh[r * ring::row + c];
+        }
 #pragma unroll
-        for (int a = 0; a + 1 < AH; ++a) ahead[a][r][c] = ahead[a + 1][r][c];
-        ahead[AH - 1][r][c] = __ldg(src + r * P + c);
+        for (int c = 0; c < CX; ++c) {
+          q[0][0][r][c] = q[0][1][r][c];
+          q[0][1][r][c] = q[0][2][r][c];
+          q[0][2][r][c] = nv[c];
+        }
       }
-    src += PL;
+      // plane base + s + AH into the slot plane base + s - 1 held (read last step, before
+      // the barrier that ended it); then plane base + s + 1 has landed for this thread
+      copy_plane((s + AH) % (AH + 1));
+      wait_async<AH - 1>();
+    } else {
+#pragma unroll
+      for (int r = 0; r < RY; ++r)
+#pragma unroll
+        for (int c = 0; c < CX; ++c) {
+          q[0][0][r][c] = q[0][1][r][c];
+          q[0][1][r][c] = q[0][2][r][c];
+          q[0][2][r][c] = ahead[0][r][c];
+#pragma unroll
+          for (int a = 0; a + 1 < AH; ++a) ahead[a][r][c] = ahead[a + 1][r][c];
+          ahead[AH - 1][r][c] = __ldg(src + r * P + c);
+        }
+      src += PL;
+    }
     // publish each level's centre plane: the warp's top and bottom rows
 #pragma unroll
     for (int t = 0; t < K; ++t) {
@@ -188,92 +243,38 @@ __global__ void __launch_bounds__(32 * (TY / RY), MinBlocks)
   }
 }
 
-template <int K, int RY, int TY, int MinBlocks, int AH = 3>
-void run_case(float* a, float* b, const std::vector<float>& ref, const std::vector<float>& init, double floor_gcells) {
+template <int K, int RY, int TY, int MinBlocks, int AH = 3, bool Async = false>
+void run_case(probe_grid& g) {
   constexpr int BY = TY / RY, OX = TX - 2 * K, OY = TY - 2 * K;
-  const size_t shared = size_t(K) * 2 * (2 * BY + 2) * TX * sizeof(float);
-  auto kernel = rt_pass<K, RY, TY, MinBlocks, AH>;
-  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
-  cudaFuncAttributes attr;
-  CK(cudaFuncGetAttributes(&attr, kernel));
-  int per_sm = 0;
-  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 32 * BY, shared));
-  for (int chunk : {64, 86, 103, 128, 171, 256}) {
-    const dim3 grid((N + OX - 1) / OX, (N + OY - 1) / OY, (N + chunk - 1) / chunk), block(32, BY);
-    // correctness: one pass of K steps against K naive sweeps
-    CK(cudaMemcpy(a, init.data(), TOT * sizeof(float), cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(b, init.data(), TOT * sizeof(float), cudaMemcpyHostToDevice));
-    kernel<<<grid, block, shared>>>(a, b, chunk);
-    CK(cudaDeviceSynchronize());
-    std::vector<float> got(TOT);
-    CK(cudaMemcpy(got.data(), b, TOT * sizeof(float), cudaMemcpyDeviceToHost));
-    double worst = 0;
-    long bad = 0;
-    for (int z = 0; z < N; ++z)
-      for (int y = 0; y < N; ++y)
-        for (int x = 0; x < N; ++x) {
-          const long i = at(z, y, x);
-          const double e = std::fabs(double(got[i]) - double(ref[i]));
-          worst = std::max(worst, e);
-          if (!(e <= 1e-5)) ++bad;
-        }
-    // timing: passes back and forth (results no longer checked), per step
-    const int passes = 100 / K;
-    const float ms = median_ms(
-        [&](int) {
-          for (int i = 0; i < passes; ++i) kernel<<<grid, block, shared>>>(i & 1 ? b : a, i & 1 ? a : b, chunk);
-        },
-        5);
-    const double per_step = ms / (passes * K);
-    const double gc = double(N) * N * N / (per_step * 1e6);
-    std::printf("K=%d RY=%d tile %dx%d minblocks %d ahead %d: regs %d spill %zu B, %d blocks/SM, chunk %3d: %7.1f GCell/s "
-                "(%.2fx floor) worst err %.2e, %ld cells off %s\n",
-                K, RY, TX, TY, MinBlocks, AH, attr.numRegs, size_t(attr.localSizeBytes), per_sm, chunk, gc,
-                gc / floor_gcells, worst, bad, bad ? "WRONG" : "ok");
-  }
+  const size_t shared =
+      (size_t(K) * 2 * (2 * BY + 2) * TX + (Async ? size_t(AH + 1) * ring0<TY>::slot : 0)) * sizeof(float);
+  char label[96];
+  std::snprintf(label, sizeof label, "%sK=%d RY=%d tile %dx%d minblocks %d ahead %d", Async ? "async " : "", K, RY, TX,
+                TY, MinBlocks, AH);
+  check_and_time(label, rt_pass<K, RY, TY, MinBlocks, AH, Async>, K, OX, OY, dim3(32, BY), shared, g);
 }
 
-int main() {
-  std::vector<float> init(TOT);
-  unsigned seed = 12345;
-  for (long i = 0; i < TOT; ++i) {
-    seed = seed * 1664525u + 1013904223u;
-    init[i] = float(seed >> 8) / float(1 << 24) - 0.5f;
+int main(int argc, char** argv) {
+  probe_grid g;
+  const bool async_only = argc > 1 && std::string(argv[1]) == "--async";
+  if (!async_only) {  // run-42's cases
+    run_case<2, 4, 32, 2, 3>(g);
+    run_case<3, 4, 32, 2, 3>(g);
+    run_case<3, 4, 32, 2, 2>(g);
+    run_case<3, 4, 32, 2, 1>(g);
+    run_case<4, 4, 32, 1, 3>(g);
+    run_case<4, 4, 32, 2, 2>(g);
+    run_case<3, 2, 16, 2, 3>(g);
+    run_case<3, 4, 64, 1, 2>(g);
   }
-  const float coef[7] = {0.4f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f};
-  CK(cudaMemcpyToSymbol(c7, coef, sizeof coef));
-  float *a, *b;
-  CK(cudaMalloc(&a, TOT * sizeof(float)));
-  CK(cudaMalloc(&b, TOT * sizeof(float)));
-  // the copy floor on this card: cudaMemcpy of one field, read + write
-  const float copy_ms = median_ms([&](int) { cudaMemcpy(b, a, TOT * sizeof(float), cudaMemcpyDeviceToDevice); }, 9);
-  const double copy_gbs = 2.0 * TOT * sizeof(float) / (copy_ms * 1e6);
-  const double floor_gcells = copy_gbs / (2 * sizeof(float));
-  std::printf("copy %.0f GB/s, one-sweep floor %.1f GCell/s (fp32)\n", copy_gbs, floor_gcells);
-
-  // the reference results for K = 1..4 steps: naive sweeps from init
-  std::vector<std::vector<float>> ref(5, std::vector<float>(TOT));
-  CK(cudaMemcpy(a, init.data(), TOT * sizeof(float), cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(b, init.data(), TOT * sizeof(float), cudaMemcpyHostToDevice));
-  for (int k = 1; k <= 4; ++k) {
-    float* from = k & 1 ? a : b;
-    float* to = k & 1 ? b : a;
-    naive_sweep<<<dim3((N + 127) / 128, N, N), 128>>>(from, to);
-    CK(cudaMemcpy(ref[k].data(), to, TOT * sizeof(float), cudaMemcpyDeviceToHost));
-  }
-  const float naive_ms = median_ms(
-      [&](int r) { naive_sweep<<<dim3((N + 127) / 128, N, N), 128>>>(r & 1 ? b : a, r & 1 ? a : b); }, 9);
-  std::printf("naive sweep %.1f GCell/s\n", double(N) * N * N / (naive_ms * 1e6));
-
-  run_case<2, 4, 32, 2, 3>(a, b, ref[2], init, floor_gcells);
-  run_case<3, 4, 32, 2, 3>(a, b, ref[3], init, floor_gcells);
-  run_case<3, 4, 32, 2, 2>(a, b, ref[3], init, floor_gcells);
-  run_case<3, 4, 32, 2, 1>(a, b, ref[3], init, floor_gcells);
-  run_case<4, 4, 32, 1, 3>(a, b, ref[4], init, floor_gcells);
-  run_case<4, 4, 32, 2, 2>(a, b, ref[4], init, floor_gcells);
-  run_case<3, 2, 16, 2, 3>(a, b, ref[3], init, floor_gcells);
-  run_case<3, 4, 64, 1, 2>(a, b, ref[3], init, floor_gcells);
-  CK(cudaFree(a));
-  CK(cudaFree(b));
+  // level 0 by cp.async: K = 3 holds two blocks an SM 1-3 planes ahead without the spills
+  // of the register feed; K = 4 needs 96 registers for its queues alone (one block an SM)
+  run_case<3, 4, 32, 2, 1, true>(g);
+  run_case<3, 4, 32, 2, 2, true>(g);
+  run_case<3, 4, 32, 2, 3, true>(g);
+  run_case<4, 4, 32, 1, 2, true>(g);
+  run_case<4, 4, 32, 1, 4, true>(g);
+  run_case<3, 4, 64, 1, 2, true>(g);
+  run_case<3, 4, 64, 1, 4, true>(g);
   return 0;
 }
