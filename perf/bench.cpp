@@ -179,9 +179,6 @@ void run_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, s
   time_policy(cu::automatic{});
 }
 
-/// What the iterate and fused sections share: the initial field (weights summing to 1, so
-/// the field stays bounded over the steps), two views for the timed policy and two for the
-/// cuda::naive reference.
 void print(const std::vector<result>& rs) {
   std::printf("\n%-10s %-7s %-12s %-30s %9s %9s %9s %9s %8s %6s %8s  %s\n", "shape", "type", "size",
               "policy", "med ms", "min ms", "max ms", "GCell/s", "GB/s", "frac", "vs naive", "note");

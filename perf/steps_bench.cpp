@@ -30,6 +30,9 @@ using tessera::bench::result;
 using tessera::bench::summarise;
 using tessera::bench::tile_arguments;
 
+/// What the iterate and fused sections share: the initial field (weights summing to 1, so
+/// the field stays bounded over the steps), two views for the timed policy and two for the
+/// cuda::naive reference.
 template <class S, class T, int Rank>
 struct stepping_case {
   ts::View<T, Rank, ts::HostSpace> init;

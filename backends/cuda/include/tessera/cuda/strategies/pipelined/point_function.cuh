@@ -169,10 +169,6 @@ __global__ void __launch_bounds__(BlockX * BlockY, BlockX * BlockY == 512 && Row
 
 namespace tessera::cuda::detail {
 
-/// The tile a point_pipelined_tile's arguments give function F.
-template <class Arguments, class F>
-using pipelined_tile_for = typename Arguments::template for_function<F>;
-
 /// The pipelined mainloop's kernel on Tile (a point_pipelined_tile, resolved for F) for
 /// argument type point_params<F, T, Rank, NI, NO>.
 template <class Arguments, class F, class T, int Rank, std::size_t NI, std::size_t NO,

@@ -82,6 +82,10 @@ struct point_pipelined_tile {
                                             staged_fields<typename F::reach_type>>;
 };
 
+/// The tile a point_pipelined_tile's arguments give function F.
+template <class Arguments, class F>
+using pipelined_tile_for = typename Arguments::template for_function<F>;
+
 /// The shared-memory ring of one input field of radius R (host and device constexpr), for
 /// a block of BlockX x BlockY threads with Rows outputs each a plane.
 /// The x-halo is widened to whole 16-byte pieces (planes arrive by 16-byte copies), or to
@@ -131,7 +135,7 @@ struct point_rings {
 /// pipelined's launch for a point function over extents e; reason set where it cannot run.
 template <class F, class T, int Rank, class Arguments>
 launch_plan point_pipelined_plan(const extents<Rank>& e, const device_limits& lim, int planes_per_block) {
-  using Tile = typename Arguments::template for_function<F>;
+  using Tile = pipelined_tile_for<Arguments, F>;
   launch_plan p;
   p.strategy = "pipelined";
   if constexpr (Rank == 1) {
