@@ -173,11 +173,13 @@ bool run_point_functions(int reps, bool smoke, double copy_gbs, std::vector<poin
   }
   agree &= run_3d<float>(ts::extents<3>{512, 512, 512}, reps, false, copy_gbs, rows);
   agree &= run_3d<float>(ts::extents<3>{256, 256, 256}, reps, false, copy_gbs, rows);
-  // a multigrid level's size, where automatic's choice between streaming and pipelined
-  // (claimed per function, not per size) has a block's prologue and a short march to pay for
-  agree &= run_3d<float>(ts::extents<3>{96, 96, 96}, reps, false, copy_gbs, rows);
   agree &= run_3d<double>(ts::extents<3>{384, 384, 384}, reps, false, copy_gbs, rows);
   agree &= run_2d<float>(ts::extents<2>{8192, 8192}, reps, false, copy_gbs, rows);
+  // small and medium grids (a multigrid's levels), where automatic's choice follows the size:
+  // naive below 2^20 points, pipelined's claim from 2^24
+  for (const int n : {64, 96, 128, 192}) agree &= run_3d<float>(ts::extents<3>{n, n, n}, reps, false, copy_gbs, rows);
+  for (const int n : {64, 128}) agree &= run_3d<double>(ts::extents<3>{n, n, n}, reps, false, copy_gbs, rows);
+  for (const int n : {512, 1024, 2048}) agree &= run_2d<float>(ts::extents<2>{n, n}, reps, false, copy_gbs, rows);
   return agree;
 }
 

@@ -74,32 +74,49 @@ TEST_CASE("cuda point functions: pipelined's default tile follows the function's
   }
 }
 
-TEST_CASE("cuda point functions: automatic runs what pipelined claims there, streaming where pipelined refuses the "
-          "rows, and the rest on streaming") {
+TEST_CASE("cuda point functions: automatic runs naive on small grids, pipelined on large ones where it claims the "
+          "function (streaming where it refuses the rows), the rest on streaming") {
   TESSERA_REQUIRE_CUDA_DEVICE();
-  const ts::extents<3> n{21, 30, 43};
-  ts::View<float, 3> k("k", n, 1), up("u_prev", n, 0), u4("u", n, 4), c2("c2", n, 0), ref("r", n, 1);
-  fill_random(k, 61);
-  fill_random(up, 62);
-  fill_random(u4, 63);
-  fill_random(c2, 64);
-  for (const int row_alignment : {1, 4}) {  // floats: 4 bytes (pipelined refuses), 16 bytes
-    INFO("row alignment " << row_alignment);
-    ts::View<float, 3> u("u", ts::layout<3>(n, 1, row_alignment));
-    fill_random(u, 65);
-    check_against_host<ts::cuda::automatic>(ts::physics::div_k_grad<float>{2.0f}, ts::inputs(u, k), ts::outputs(ref),
-                                            1e-5);
-    CHECK(ts::cuda::last_launch().policy == "cuda:automatic");
-    CHECK(ts::cuda::last_launch().plan.strategy == (row_alignment == 4 ? "pipelined" : "streaming"));
+  // a grid below naive's bound, one between the bounds, one at pipelined's
+  constexpr std::size_t naive_below = ts::cuda::naive<>::automatic_points_below;
+  constexpr std::size_t pipelined_from = ts::cuda::pipelined<>::automatic_points_from;
+  const ts::extents<3> small{21, 30, 43}, medium{101, 103, 107}, large{256, 256, 256};
+  REQUIRE(small.size() < naive_below);
+  REQUIRE((medium.size() >= naive_below && medium.size() < pipelined_from));
+  REQUIRE(large.size() >= pipelined_from);
+  struct expected {
+    ts::extents<3> n;
+    const char* div_k_grad_rows_on_16_bytes;  // what runs div(k grad u) (pipelined claims it)
+    const char* other;                        // what runs it on rows off 16 bytes, and the acoustic step
+  };
+  for (const expected& e : {expected{small, "naive", "naive"}, expected{medium, "streaming", "streaming"},
+                            expected{large, "pipelined", "streaming"}}) {
+    const auto& n = e.n;
+    INFO("grid " << n.to_string());
+    ts::View<float, 3> k("k", n, 1), ref("r", n, 1);
+    fill_random(k, 61);
+    for (const int row_alignment : {1, 4}) {  // floats: 4 bytes (pipelined refuses), 16 bytes
+      INFO("row alignment " << row_alignment);
+      ts::View<float, 3> u("u", ts::layout<3>(n, 1, row_alignment));
+      fill_random(u, 65);
+      check_against_host<ts::cuda::automatic>(ts::physics::div_k_grad<float>{2.0f}, ts::inputs(u, k),
+                                              ts::outputs(ref), 1e-5);
+      CHECK(ts::cuda::last_launch().policy == "cuda:automatic");
+      CHECK(ts::cuda::last_launch().plan.strategy == (row_alignment == 4 ? e.div_k_grad_rows_on_16_bytes : e.other));
+    }
+    if (n.size() >= pipelined_from) continue;  // the acoustic step runs on streaming from the medium grid on
+    ts::View<float, 3> up("u_prev", n, 0), u4("u", n, 4), c2("c2", n, 0), out("acoustic", n, 0);
+    fill_random(up, 62);
+    fill_random(u4, 63);
+    fill_random(c2, 64);
+    check_against_host<ts::cuda::automatic>(ts::physics::acoustic_step<float>{0.04f}, ts::inputs(up, u4, c2),
+                                            ts::outputs(out), 1e-5);
+    CHECK(ts::cuda::last_launch().plan.strategy == std::string(e.other));
   }
-  ts::View<float, 3> out("acoustic", n, 0);
-  check_against_host<ts::cuda::automatic>(ts::physics::acoustic_step<float>{0.04f}, ts::inputs(up, u4, c2),
-                                          ts::outputs(out), 1e-5);
-  CHECK(ts::cuda::last_launch().plan.strategy == "streaming");
 }
 
-TEST_CASE("cuda point functions: pipelined refuses rows off 16 bytes by name, vector_streaming runs them, automatic "
-          "runs streaming") {
+TEST_CASE("cuda point functions: pipelined refuses rows off 16 bytes by name, vector_streaming and streaming run "
+          "them, automatic runs naive on this small grid") {
   TESSERA_REQUIRE_CUDA_DEVICE();
   const ts::extents<3> n{9, 10, 11};
   const auto fn = ts::physics::div_k_grad<double>{10.0};
@@ -136,18 +153,27 @@ TEST_CASE("cuda point functions: pipelined refuses rows off 16 bytes by name, ve
     CHECK(ts::cuda::last_launch().plan.strategy == "vector_streaming");
     CHECK(max_relative_error(to_host(odd_rows), ref) <= 1e-12);
     CHECK(ghosts_changed(to_host(odd_rows)) == 0);
-    ts::apply(ts::cuda::automatic{}, fn, ts::inputs(u, k), ts::outputs(out));
-    // streaming: the fastest on every point function (perf/log/run-16.md); rows of 256 bytes
+    // streaming, automatic's point default, takes any rows: 32 x 8 threads, 4 planes a block in fp64
+    ts::apply(ts::cuda::streaming<>{}, fn, ts::inputs(u, k), ts::outputs(out));
     CHECK(ts::cuda::last_launch().plan.strategy == "streaming");
     CHECK(ts::cuda::last_launch().block[0] == 32);
     CHECK(ts::cuda::last_launch().plan.chunk == 4);
-    const auto got = to_host(out);
+    auto got = to_host(out);
+    CHECK(max_relative_error(got, ref) <= 1e-12);
+    CHECK(ghosts_changed(got) == 0);
+    poison(poisoned);
+    ts::deep_copy(out, poisoned);
+    // automatic on a grid this small: naive (one thread a point)
+    ts::apply(ts::cuda::automatic{}, fn, ts::inputs(u, k), ts::outputs(out));
+    CHECK(ts::cuda::last_launch().plan.strategy == "naive");
+    got = to_host(out);
     CHECK(max_relative_error(got, ref) <= 1e-12);
     CHECK(ghosts_changed(got) == 0);
   }
 }
 
-TEST_CASE("cuda point functions: automatic runs naive in 1D, streaming's defaults in 2D") {
+TEST_CASE("cuda point functions: automatic runs naive in 1D and on small 2D grids, streaming's defaults on larger "
+          "ones") {
   TESSERA_REQUIRE_CUDA_DEVICE();
   const auto bilap = ts::pointwise(ts::reach<2>{}, [] TESSERA_HD(ts::field<float, 1, 2> f) {
     return f(off<-2>) - 4 * f(off<-1>) + 6 * f() - 4 * f(off<1>) + f(off<2>);
@@ -156,16 +182,20 @@ TEST_CASE("cuda point functions: automatic runs naive in 1D, streaming's default
   fill_random(u1, 41);
   check_against_host<ts::cuda::automatic>(bilap, ts::inputs(u1), ts::outputs(ref1), 1e-5);
   CHECK(ts::cuda::last_launch().plan.strategy == "naive");
-  const ts::extents<2> n{1000, 301};  // rows not a multiple of the chunk (8)
-  ts::View<float, 2> q("q", n, 1), vy("vy", n, 0), vx("vx", n, 0), ref("advected", n, 1);
-  fill_random(q, 42);
-  fill_random(vy, 43);
-  fill_random(vx, 44);
-  check_against_host<ts::cuda::automatic>(ts::physics::upwind_advection<float>{0.3f}, ts::inputs(q, vy, vx),
-                                          ts::outputs(ref), 1e-5);
-  const auto& launch = ts::cuda::last_launch();
-  CHECK(launch.plan.strategy == "streaming");
-  CHECK(launch.block[0] == 256);
-  CHECK(launch.block[1] == 1);
-  CHECK(launch.grid[1] == (1000 + 7) / 8);
+  for (const ts::extents<2> n : {ts::extents<2>{1000, 301}, ts::extents<2>{1000, 1061}}) {  // rows not a multiple of the chunk (8)
+    const bool small = n.size() < ts::cuda::naive<>::automatic_points_below;
+    INFO("grid " << n.to_string());
+    ts::View<float, 2> q("q", n, 1), vy("vy", n, 0), vx("vx", n, 0), ref("advected", n, 1);
+    fill_random(q, 42);
+    fill_random(vy, 43);
+    fill_random(vx, 44);
+    check_against_host<ts::cuda::automatic>(ts::physics::upwind_advection<float>{0.3f}, ts::inputs(q, vy, vx),
+                                            ts::outputs(ref), 1e-5);
+    const auto& launch = ts::cuda::last_launch();
+    CHECK(launch.plan.strategy == (small ? "naive" : "streaming"));
+    if (small) continue;
+    CHECK(launch.block[0] == 256);
+    CHECK(launch.block[1] == 1);
+    CHECK(launch.grid[1] == (1000 + 7) / 8);
+  }
 }

@@ -1,6 +1,7 @@
 // Lowering (policy + shape + extents + device limits -> launch plan or reason), on the CPU.
 #include <doctest/doctest.h>
 
+#include <cstddef>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -302,14 +303,27 @@ cu::launch_plan pipelined_point_plan(Policy, const ts::extents<Rank>& e) {
 }
 }  // namespace
 
-// cuda::automatic's point functions: pipelined claims 3D fp32 ones reading at most two
-// fields one point beyond; the rest run on the point default
-static_assert(std::is_same_v<cu::automatic_point_strategy_for<reads_two_one_beyond, float, 3>, cu::pipelined<>>);
-static_assert(std::is_same_v<cu::automatic_point_strategy_for<reads_two_one_beyond, double, 3>, cu::streaming<>>);
-static_assert(std::is_same_v<cu::automatic_point_strategy_for<reads_two_one_beyond, float, 2>, cu::streaming<>>);
-static_assert(std::is_same_v<cu::automatic_point_strategy_for<reads_three_one_beyond, float, 3>, cu::streaming<>>);
-static_assert(std::is_same_v<cu::automatic_point_strategy_for<reads_one_four_beyond, float, 3>, cu::streaming<>>);
-static_assert(std::is_same_v<cu::automatic_point_strategy_for<reads_at_the_point, float, 3>, cu::streaming<>>);
+// cuda::automatic's point functions: naive claims every function on grids below its bound,
+// pipelined 3D fp32 ones reading at most two fields one point beyond from its bound; the
+// rest run on the point default
+constexpr std::size_t naive_below = cu::naive<>::automatic_points_below;
+constexpr std::size_t pipelined_from = cu::pipelined<>::automatic_points_from;
+static_assert(naive_below < pipelined_from);
+template <class P, class F, class T = float, int Rank = 3>
+constexpr bool claims(std::size_t cells) {
+  return cu::automatic_point_claim<P, F, T, Rank>(cells);
+}
+static_assert(claims<cu::naive<>, reads_two_one_beyond>(naive_below - 1));
+static_assert(claims<cu::naive<>, reads_one_four_beyond, double, 2>(1));
+static_assert(!claims<cu::naive<>, reads_two_one_beyond>(naive_below));
+static_assert(claims<cu::pipelined<>, reads_two_one_beyond>(pipelined_from));
+static_assert(!claims<cu::pipelined<>, reads_two_one_beyond>(pipelined_from - 1));
+static_assert(!claims<cu::pipelined<>, reads_two_one_beyond, double>(pipelined_from));
+static_assert(!claims<cu::pipelined<>, reads_two_one_beyond, float, 2>(pipelined_from));
+static_assert(!claims<cu::pipelined<>, reads_three_one_beyond>(pipelined_from));
+static_assert(!claims<cu::pipelined<>, reads_one_four_beyond>(pipelined_from));
+static_assert(!claims<cu::pipelined<>, reads_at_the_point>(pipelined_from));
+static_assert(!claims<cu::streaming<>, reads_two_one_beyond>(pipelined_from));  // the default claims nothing
 
 TEST_CASE("plan: pipelined's point-function tile follows the function's reach where its arguments are left 0") {
   static_assert(cu::detail::staged_fields<reads_three_one_beyond::reach_type> == 3);

@@ -47,9 +47,9 @@ namespace tessera::cuda {
 struct automatic : device_policy {
   static std::string name() { return "cuda:automatic"; }
 
-  /// Point functions: in 2D and 3D the strategy automatic_point_strategy_for picks per
-  /// function (detail::automatic_points), in 1D the last resort's mainloop (candidates.hpp:
-  /// the units' traits say which).
+  /// Point functions: in 2D and 3D the first strategy that claims the function at the
+  /// grid's size (automatic_point_claim; detail::automatic_points), else the point default;
+  /// in 1D the last resort's mainloop (candidates.hpp: the units' traits say which).
   template <class T, int Rank>
   using point_mainloop =
       std::conditional_t<Rank >= 2, detail::automatic_points,

@@ -27,6 +27,8 @@
 //     static constexpr bool automatic_point_default;      // runs point functions (rank >= 2)
 //     template <class F, class T, int Rank>
 //     static constexpr bool automatic_points_for;         // runs these point functions instead
+//     static constexpr std::size_t automatic_points_from, // ... on grids of [from, below)
+//                                  automatic_points_below; // points (each optional)
 //     static constexpr int automatic_fallback;            // 1, 2, ...: tried in this order when
 //                                                         // the choice cannot run on the views;
 //                                                         // the last is the last resort (and

@@ -56,23 +56,36 @@ using automatic_point_default_strategy =
 namespace detail {
 template <class P, class F, class T, int Rank>
 inline constexpr bool claims_points = requires { requires P::template automatic_points_for<F, T, Rank>; };
-template <class F, class T, int Rank, class List>
-struct first_point_claim {
-  using type = automatic_point_default_strategy;
-};
-template <class F, class T, int Rank, class P, class... Ps>
-struct first_point_claim<F, T, Rank, type_list<P, Ps...>>
-    : std::conditional_t<claims_points<P, F, T, Rank>, std::type_identity<P>,
-                         first_point_claim<F, T, Rank, type_list<Ps...>>> {};
+template <class P>
+constexpr std::size_t automatic_points_from_of() {
+  if constexpr (requires { P::automatic_points_from; }) return P::automatic_points_from;
+  else return 0;
+}
+template <class P>
+constexpr std::size_t automatic_points_below_of() {
+  if constexpr (requires { P::automatic_points_below; }) return P::automatic_points_below;
+  else return static_cast<std::size_t>(-1);
+}
+// (a function, so that a bound of 0 is not a comparison the compiler calls pointless)
+constexpr bool within(std::size_t v, std::size_t from, std::size_t below) { return v >= from && v < below; }
 /// cuda::automatic's point-function lowering in 2D and 3D (policy.hpp): a tag whose
-/// sweep_points (cuda/detail/point_function_sweep.hpp) runs automatic_point_strategy_for.
+/// sweep_points (cuda/detail/point_function_sweep.hpp) runs the first strategy that claims
+/// the function at the grid's size (automatic_point_claim), else the point default.
 struct automatic_points {};
 }  // namespace detail
-/// What cuda::automatic runs point function F on (2D, 3D): the first listed strategy whose
-/// unit claims F (automatic_points_for: where it measured faster than the point default),
-/// else the point default. Where the claimant refuses the caller's views, the point default.
-template <class F, class T, int Rank>
-using automatic_point_strategy_for = typename detail::first_point_claim<F, T, Rank, strategies>::type;
+
+/// Whether strategy P claims point function F for cuda::automatic on a grid of `cells`
+/// points: its unit claims F (automatic_points_for: where it measured faster than the
+/// point default) and the size lies in [automatic_points_from, automatic_points_below)
+/// (each optional: any size). The first listed strategy that claims F at a size runs it
+/// there; where none does, or the claimant refuses the caller's views, the point default.
+template <class P, class F, class T, int Rank>
+constexpr bool automatic_point_claim(std::size_t cells) {
+  if constexpr (detail::claims_points<P, F, T, Rank>)
+    return detail::within(cells, detail::automatic_points_from_of<P>(), detail::automatic_points_below_of<P>());
+  else
+    return false;
+}
 
 /// The strategy of cuda::automatic's fused passes (iterate: sweep_steps.hpp).
 using automatic_fusing_strategy =

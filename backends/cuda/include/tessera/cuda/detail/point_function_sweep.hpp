@@ -49,22 +49,35 @@ point_params<F, T, Rank, NI, NO> make_point_params(const F& fn, const input_fiel
   return p;
 }
 
-/// cuda::automatic's point functions in 2D and 3D: on the strategy automatic_point_strategy_for
-/// picks for F; where that one refuses the caller's views (rows off its alignment, a plan
-/// the device cannot hold: refusals come before anything launches), on the point default.
+/// Runs F on strategy P where P claims it at this size (automatic_point_claim) and takes the
+/// caller's views; false where it does not claim it or refuses (refusals come before anything
+/// launches: rows off its alignment, a plan the device cannot hold).
+template <class P, class F, class T, int Rank, std::size_t NI, std::size_t NO>
+bool sweep_points_if_claimed(std::size_t cells, const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
+                             const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream) {
+  if constexpr (claims_points<P, F, T, Rank>) {
+    if (!automatic_point_claim<P, F, T, Rank>(cells)) return false;
+    try {
+      sweep_points(typename P::template point_mainloop<T, Rank>{}, policy, p, in, stream);
+      return true;
+    } catch (const unsupported_error&) {  // refused: the next claimant or the point default
+    }
+  }
+  return false;
+}
+
+/// cuda::automatic's point functions in 2D and 3D: on the first listed strategy that claims
+/// F at the grid's size and takes the caller's views, else on the point default.
 template <class F, class T, int Rank, std::size_t NI, std::size_t NO>
 void sweep_points(automatic_points, const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
                   const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream) {
-  using chosen = automatic_point_strategy_for<F, T, Rank>;
-  using fallback = automatic_point_default_strategy;
-  if constexpr (!std::is_same_v<chosen, fallback>) {
-    try {
-      sweep_points(typename chosen::template point_mainloop<T, Rank>{}, policy, p, in, stream);
-      return;
-    } catch (const unsupported_error&) {  // refused: the point default runs what it can
-    }
-  }
-  sweep_points(typename fallback::template point_mainloop<T, Rank>{}, policy, p, in, stream);
+  std::size_t cells = 1;
+  for (int d = 0; d < Rank; ++d) cells *= static_cast<std::size_t>(p.n[d]);
+  const bool ran = [&]<class... Ps>(type_list<Ps...>) {
+    return (sweep_points_if_claimed<Ps>(cells, policy, p, in, stream) || ...);
+  }(strategies{});
+  if (!ran)
+    sweep_points(typename automatic_point_default_strategy::template point_mainloop<T, Rank>{}, policy, p, in, stream);
 }
 
 }  // namespace detail

@@ -2,6 +2,8 @@
 // cuda::naive: one thread per output point, every read from global memory (the caches do
 // what reuse there is). For the 7-point star: 7 loads + 1 store of 4 bytes per 13 flops,
 // an arithmetic intensity of 13 / 28 = 0.46 flop/byte when nothing is cached.
+#include <cstddef>
+
 #include "tessera/cuda/strategy.hpp"
 
 namespace tessera::cuda {
@@ -32,6 +34,13 @@ struct naive : device_policy {
   static constexpr bool automatic_candidate = true;
   /// cuda::automatic's last resort (and its choice in 1D): runs every shape on any views.
   static constexpr int automatic_fallback = 2;
+  /// cuda::automatic runs point functions here on small grids (below 2^20 points, e.g. a
+  /// multigrid's coarse levels): a sweep there is a few microseconds, and one thread a point
+  /// starts every point at once where a marching block first fills its planes
+  /// (perf/RESULTS.md, point functions by size).
+  template <class F, class T, int Rank>
+  static constexpr bool automatic_points_for = true;
+  static constexpr std::size_t automatic_points_below = std::size_t{1} << 20;
 
   template <class S>
   struct resolve {

@@ -164,11 +164,13 @@ struct pipelined : marching_policy<pipelined<BlockX, BlockY, RowsPerThread, Stag
   /// cuda::automatic's default for stencils no table row knows: the fastest in most measured cases.
   static constexpr bool automatic_default = true;
   /// cuda::automatic runs these point functions here rather than on its point default: 3D,
-  /// 4-byte types, at most two fields read one point beyond (the 128 x 2 x 4-row tile), where
-  /// pipelined measured 1.08-1.14x streaming (perf/RESULTS.md, point functions).
+  /// 4-byte types, at most two fields read one point beyond (the 128 x 2 x 4-row tile), on
+  /// grids of 2^24 points or more, where pipelined measured 1.08-1.14x streaming; below, its
+  /// blocks' prologues cost more than the ring saves (perf/RESULTS.md, point functions).
   template <class F, class T, int Rank>
   static constexpr bool automatic_points_for = Rank == 3 && sizeof(T) == 4 && F::reach_type::max == 1 &&
                                                detail::staged_fields<typename F::reach_type> <= 2;
+  static constexpr std::size_t automatic_points_from = std::size_t{1} << 24;
 
   template <class S>
   using tile = pipelined_stencil_tile<typename detail::pipelined_defaults<S, BlockX, BlockY, RowsPerThread, Stages>::tile,
