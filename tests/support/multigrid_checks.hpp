@@ -266,7 +266,8 @@ void check_multigrid_float_floor() {
   CHECK(r.stop_reason.find("precision's floor") != std::string::npos);
   CHECK(r.cycles < 20);
   CHECK(r.residuals.back() <= r.precision_floor);
-  CHECK(r.precision_floor < 1e-3 * r.reference);
+  // 4 eps (max diagonal 4 / h^2 x max |u| ~ 1 + max |f|) over max |f| = 2 pi^2: 1.6e-3
+  CHECK(r.precision_floor < 2e-3 * r.reference);
   const auto uh = create_mirror_copy(u);
   double err = 0;
   for_each_point<2>(n, 0, [&](auto y, auto x) { err = std::max(err, std::fabs(double(uh(y, x)) - exact(y, x))); });

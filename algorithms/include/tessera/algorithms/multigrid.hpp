@@ -118,13 +118,27 @@ struct multigrid_result {
   double rhs_mean_removed = 0;             // singular problems: the mean taken off f
   bool full_multigrid = false;
   double fmg_residual = 0;  // after the FMG pass (full_multigrid only)
-  // The residual that rounding alone leaves in T: 2 eps (max diagonal x max |u| + max |f|).
-  // A stagnated solve at or below it has reached the precision's floor.
+  // The residual that rounding alone leaves in T (detail::rounding_floor): 4 eps (max
+  // diagonal x max |u| + max |f|). A stagnated solve at or below it has reached the
+  // precision's floor.
   double precision_floor = 0;
   std::vector<double> level_seconds;  // time_levels only: seconds spent on each level, finest first
 };
 
 namespace detail {
+/// The residual max |f - A u| that rounding alone leaves in T, for a positive form whose
+/// largest diagonal is d (its off-diagonal magnitudes sum to at most d), |u| <= u_max and
+/// |f| <= f_max. u is held to half an ulp a point, and A of a checkerboard of half-ulp
+/// errors is 2 d times that (eps d u_max); evaluating f - A u rounds each of its 2 Rank + 2
+/// terms again (up to about 4 eps d u_max in 3D at worst). 4 eps (d u_max + f_max) lies
+/// between the typical and the worst case: float solves stagnate at 0.4-0.5 of it, and at
+/// 2 eps a kernel's rounding (the same solve on the host and on CUDA) moved a stagnated
+/// solve to either side of the floor.
+template <class T>
+double rounding_floor(double max_diagonal, double max_u, double max_f) {
+  return 4 * static_cast<double>(std::numeric_limits<T>::epsilon()) * (max_diagonal * max_u + max_f);
+}
+
 /// Why a multigrid solve stopped, from its result (converged, cycles, full_multigrid and
 /// precision_floor set) and its last residual r.
 inline std::string multigrid_stop_reason(const multigrid_result& res, double r, int max_cycles, bool single) {
@@ -333,7 +347,7 @@ class multigrid_solver {
     const double start = res.full_multigrid ? res.fmg_residual : res.residuals.front();
     if (res.cycles > 0 && start > 0 && r > 0) res.convergence_factor = std::pow(r / start, 1.0 / res.cycles);
     if (opt_.time_levels) res.level_seconds = level_seconds_;
-    res.precision_floor = 2 * std::numeric_limits<T>::epsilon() * (max_diagonal() * norm_max(u) + res.rhs_max);
+    res.precision_floor = detail::rounding_floor<T>(max_diagonal(), norm_max(u), res.rhs_max);
     res.stop_reason = detail::multigrid_stop_reason(res, r, opt_.max_cycles, sizeof(T) == 4);
     return res;
   }

@@ -178,7 +178,7 @@ class multigrid_solver {
     res.converged = r <= target;
     const double start = res.residuals.front();
     if (res.cycles > 0 && start > 0 && r > 0) res.convergence_factor = std::pow(r / start, 1.0 / res.cycles);
-    res.precision_floor = 2 * std::numeric_limits<T>::epsilon() * (diagonal(L0) * norm_max(u) + res.rhs_max);
+    res.precision_floor = tessera::detail::rounding_floor<T>(diagonal(L0), norm_max(u), res.rhs_max);
     finish(res, r);
     return res;
   }
