@@ -155,11 +155,13 @@ void run(int steps, double floor_gcells) {
     void* args[] = {&init, &f0, &f1, &out, &steps};
     CK(cudaLaunchCooperativeKernel((void*)kernel, blocks, threads, args, shared, 0));
   };
+  auto naive_sweeps = [&] {  // steps sweeps from a; the result in a (steps even) or b
+    for (int t = 0; t < steps; ++t)
+      naive_step<N><<<dim3((N + 127) / 128, N, N), 128>>>(t % 2 ? b : a, t % 2 ? a : b);
+  };
   reset();
   launch();
-  for (int t = 0; t < steps; ++t) {
-    naive_step<N><<<dim3((N + 127) / 128, N, N), 128>>>(t % 2 ? b : a, t % 2 ? a : b);
-  }
+  naive_sweeps();
   CK(cudaDeviceSynchronize());
   std::vector<float> got(total), want(total);
   CK(cudaMemcpy(got.data(), out, total * sizeof(float), cudaMemcpyDeviceToHost));
@@ -175,12 +177,7 @@ void run(int steps, double floor_gcells) {
         off += e > 1e-5;
       }
   const float ms = median_ms([&](int) { launch(); }, 7);
-  const float naive_ms = median_ms(
-      [&](int) {
-        for (int t = 0; t < steps; ++t)
-          naive_step<N><<<dim3((N + 127) / 128, N, N), 128>>>(t % 2 ? b : a, t % 2 ? a : b);
-      },
-      3);
+  const float naive_ms = median_ms([&](int) { naive_sweeps(); }, 3);
   const double cells = double(N) * N * N * steps;
   const double gc = cells / (ms * 1e6), naive_gc = cells / (naive_ms * 1e6);
   std::printf("  %d steps: persistent %.3f ms, %.1f GCell/s (%.2fx floor); naive sweeps %.1f GCell/s; worst rel err "

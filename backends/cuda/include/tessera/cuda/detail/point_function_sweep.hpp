@@ -71,8 +71,7 @@ bool sweep_points_if_claimed(std::size_t cells, const std::string& policy, const
 template <class F, class T, int Rank, std::size_t NI, std::size_t NO>
 void sweep_points(automatic_points, const std::string& policy, const point_params<F, T, Rank, NI, NO>& p,
                   const input_fields<T, Rank, CudaSpace, NI>& in, cudaStream_t stream) {
-  std::size_t cells = 1;
-  for (int d = 0; d < Rank; ++d) cells *= static_cast<std::size_t>(p.n[d]);
+  const auto cells = static_cast<std::size_t>(in[0].extents().size());
   const bool ran = [&]<class... Ps>(type_list<Ps...>) {
     return (sweep_points_if_claimed<Ps>(cells, policy, p, in, stream) || ...);
   }(strategies{});
