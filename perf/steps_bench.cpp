@@ -182,21 +182,21 @@ void run_iterate_case(const options& opt, const ts::extents<Rank>& e, double cop
 /// that multiple. Every row is checked against iterate with cuda::naive.
 template <class S, class T, class... Fused, int Rank>
 void run_fused_case(const options& opt, const ts::extents<Rank>& e, double copy_gbs, std::vector<result>& out,
-                    bool& all_agree) {
+                    bool& all_agree, bool periodic = false) {
   if (!opt.fused_only.empty() && (ts::shape_name<S>() + " " + e.to_string()).find(opt.fused_only) == std::string::npos)
     return;
   const int steps = opt.smoke ? 7 : 100;
   const stepping_case<S, T, Rank> c0(e);
   const double points = static_cast<double>(e.size());
   ts::iterate_options<T, Rank, ts::CudaSpace> io;
-  io.boundary = ts::boundary_conditions<Rank>::uniform(ts::boundary::dirichlet(0.5));
+  io.boundary = ts::boundary_conditions<Rank>::uniform(periodic ? ts::boundary::periodic() : ts::boundary::dirichlet(0.5));
   const auto want = c0.run(cu::naive<>{}, c0.ref_u, c0.ref_scratch, steps, io);
   auto time_policy = [&](auto policy, int k) {
     using P = decltype(policy);
     result r;
     r.shape = ts::shape_name<S>(), r.precision = sizeof(T) == 4 ? "float" : "double", r.size = e.to_string();
     r.shape_class = cu::shape_class_of<S>::name, r.rank = S::rank, r.radius = ts::shape_traits<S>::radius;
-    r.policy = "fused:dirichlet " + P::name();
+    r.policy = std::string(periodic ? "fused:periodic " : "fused:dirichlet ") + P::name();
     if constexpr (!std::is_same_v<P, cu::automatic>) r.policy += tile_arguments(policy);
     r.note = std::to_string(steps) + " steps, " + std::to_string(k) + " per pass; x floor";
     const auto got = c0.run(policy, c0.u, c0.scratch, steps, io);
@@ -213,7 +213,7 @@ void run_fused_case(const options& opt, const ts::extents<Rank>& e, double copy_
   };
   // what automatic fuses here (1: a sweep a step), from its fusion table
   time_policy(cu::automatic{}, std::max(1, cu::fused_steps(cu::automatic{}, c0.st, e, io.boundary)));
-  (time_policy(Fused{}, Fused::template tile<S>::steps), ...);
+  (time_policy(Fused{}, std::min(steps, Fused::template tile<S>::steps)), ...);
 }
 
 }  // namespace
@@ -256,8 +256,19 @@ void run_fused_section(const options& opt, double copy_gbs, std::vector<result>&
                                                                              copy_gbs, rs, agree);
     run_fused_case<ts::star<3, 1>, float, tb::tb_2, tb::tb_3, tb_default, tb::tb_3_64x32, tb::tb_4_64x32>(
         opt, ts::extents<3>{256, 256, 256}, copy_gbs, rs, agree);
-    run_fused_case<ts::star<3, 1>, float, tb::tb_2, tb::tb_3, tb_default>(opt, ts::extents<3>{192, 192, 192},
-                                                                          copy_gbs, rs, agree);
+    run_fused_case<ts::star<3, 1>, float, tb::tb_2, tb::tb_3, tb_default, cu::persistent<>, tb::ps_6x4>(
+        opt, ts::extents<3>{192, 192, 192}, copy_gbs, rs, agree);
+    // grids that fit on chip: cuda::persistent keeps them there across its steps
+    using ps = cu::persistent<>;
+    for (const bool periodic : {false, true})
+      run_fused_case<ts::star<3, 1>, float, tb_default, ps, tb::ps_6x4, tb::ps_4x6>(
+          opt, ts::extents<3>{160, 160, 160}, copy_gbs, rs, agree, periodic);
+    run_fused_case<ts::star<3, 1>, float, tb_default, ps, tb::ps_6x4, tb::ps_4x6>(opt, ts::extents<3>{128, 128, 128},
+                                                                                  copy_gbs, rs, agree);
+    run_fused_case<ts::star<3, 1>, float, tb_default, ps, tb::ps_6x4, tb::ps_4x6>(opt, ts::extents<3>{64, 64, 64},
+                                                                                  copy_gbs, rs, agree);
+    run_fused_case<ts::star<3, 1>, double, tb_default, ps, tb::ps_6x4, tb::ps_4x6>(opt, ts::extents<3>{128, 128, 128},
+                                                                                   copy_gbs, rs, agree);
     run_fused_case<ts::box<3, 1>, double, tb_default, tb::tb_3>(opt, e, copy_gbs, rs, agree);
     run_fused_case<ts::box<2, 1>, float, tb::tb_4, tb::tb_2d_6, tb_default>(opt, ts::extents<2>{8192, 8192},
                                                                             copy_gbs, rs, agree);

@@ -1,22 +1,17 @@
 // Probe: a persistent 3D 7-point fp32 sweep that keeps the whole grid on chip across time
 // steps (the PERKS idea), for the small and medium grids where temporal blocking loses most
-// of its gain (192^3: 512.6 GCell/s on an H200, about 1.37x an H100's one-sweep floor).
+// of its gain. The design cuda::persistent ports (strategies/persistent.hpp says how it
+// works); this file keeps the geometry compile-time, which the library's kernel does not yet
+// (perf/log/run-48.md: 22 instructions a cell here, 80 there).
 //
-// One cooperative block an SM owns a box of BX = N columns by BY rows by BZ planes in shared
-// memory (192^3 on 132 SMs: 192 x 16 x 18 floats, 216 KiB). A step reads the box's cells
-// and its neighbours' faces, writes the new values back in place and publishes its own faces
-// to a global face grid (two, by step parity); one grid-wide barrier a step. So global
-// memory carries only faces: a step's time is the shared-memory pass (about 6 accesses a
-// cell), two block barriers and the grid barrier. Dirichlet faces: the padded grid's ghost
-// cells hold their initial values.
+// One cooperative block an SM owns a box of N columns by BY rows by BZ planes in shared
+// memory, each row with its two x-neighbours beyond the faces (192^3 on 128 SMs: 24 rows by
+// 12 planes, 218 KiB). A step updates the box in place, publishes its faces to a global face
+// grid (two, by step parity) and ends with one grid barrier, timed alone below. Dirichlet
+// faces: the padded grid's ghost cells hold their initial values.
 //
-// In place, with two block barriers a step: each thread computes the first half of its
-// columns' planes into registers while every plane is still old, keeps the old value of the
-// last plane of that half (its own column's z - 1 for the second half), waits, writes them,
-// then computes and writes the second half the same way.
-//
-// Checked against T naive sweeps (the same expression, worst relative error printed).
-// Build and run (about 10 s):
+// Checked against 100 naive sweeps (the same expression, worst relative error printed).
+// Build and run (about 15 s):
 //   nvcc -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -Xptxas -v \
 //        perf/probes/persistent_probe.cu -o persistent_probe && ./persistent_probe
 #include <cooperative_groups.h>
@@ -30,7 +25,6 @@
 namespace cg = cooperative_groups;
 
 constexpr float c0 = 0.4f, c1 = 0.1f;  // u' = c0 u + c1 (sum of the 6 neighbours)
-constexpr int threads = 1024;
 
 /// Index into a padded (N + 2)^3 grid; x, y, z from -1 to N.
 template <int N>
@@ -47,68 +41,79 @@ __global__ void naive_step(const float* __restrict__ in, float* __restrict__ out
   out[at<N>(x, y, z)] = c0 * in[at<N>(x, y, z)] + c1 * s;
 }
 
-/// BY rows and BZ planes a box (the last boxes may be shorter); CPT columns a thread
-/// (columns: N x BY, thread t owns t, t + 1024, ...).
-template <int N, int BY, int BZ, int CPT>
-__global__ void __launch_bounds__(threads, 1)
+/// One cooperative block an SM owns the box of rows y0 .. y0 + BY - 1 and planes z0 .. z0 + bz - 1
+/// (all N columns), in shared memory as [bz][BY][N + 2]: each row carries its two x-ghosts
+/// (Dirichlet values, never written), so an x-neighbour is a plain shared read.
+/// Thread (x, q) owns column x of rows q * RPT .. q * RPT + RPT - 1 and marches z with the
+/// planes below, at and above in registers: a plane costs RPT loads (the plane above), 2 for
+/// the rows beyond its RPT (y-neighbours; the box's edge rows read the neighbour's face
+/// from the global face grid instead) and 2 RPT for the x-neighbours.
+/// In place: the new values of G planes wait in registers until every thread has read
+/// those planes (one block barrier), then overwrite them; the planes the next group reads
+/// are still old, and a column's own old values below come from registers.
+template <int N, int BY, int BZ, int RPT, int G>
+__global__ void __launch_bounds__(N * BY / RPT, 1)
     persistent(const float* __restrict__ initial, float* face0, float* face1, float* out, int steps) {
-  extern __shared__ float box[];  // [BZ][BY][N]
-  constexpr int H = (BZ + 1) / 2;
-  const int nby = (N + BY - 1) / BY;
-  const int y0 = (blockIdx.x % nby) * BY, z0 = (blockIdx.x / nby) * BZ;
-  const int by = min(BY, N - y0), bz = min(BZ, N - z0);
-  const int h = (bz + 1) / 2;
+  extern __shared__ float box[];  // [BZ][BY][N + 2]
+  constexpr int W = N + 2, T = N * BY / RPT, Q = BY / RPT;
+  static_assert(N % 32 == 0 && BY % RPT == 0 && N % BY == 0, "a warp covers 32 columns of one row group");
+  const int z0 = (blockIdx.x / (N / BY)) * BZ, y0 = (blockIdx.x % (N / BY)) * BY;
+  const int bz = N % BZ == 0 ? BZ : min(BZ, N - z0);  // a constant where the boxes are equal
+  const int x = threadIdx.x % N, q = threadIdx.x / N, row0 = q * RPT;
+  const bool lo_edge = q == 0, hi_edge = q == Q - 1;  // warp-uniform
   auto grid = cg::this_grid();
 
-  for (int i = threadIdx.x; i < bz * BY * N; i += threads) {
-    const int x = i % N, ly = (i / N) % BY, lz = i / (N * BY);
-    box[i] = ly < by ? initial[at<N>(x, y0 + ly, z0 + lz)] : 0.0f;
-    if (ly < by && (ly == 0 || ly == by - 1 || lz == 0 || lz == bz - 1))  // faces at time 0
-      __stcg(face0 + at<N>(x, y0 + ly, z0 + lz), box[i]);
+  for (int i = threadIdx.x; i < bz * BY * W; i += T) {
+    const int xx = i % W - 1, ly = (i / W) % BY, lz = i / (W * BY);
+    const float v = initial[at<N>(xx, y0 + ly, z0 + lz)];
+    box[i] = v;
+    if (xx >= 0 && xx < N && (ly == 0 || ly == BY - 1 || lz == 0 || lz == bz - 1))
+      __stcg(face0 + at<N>(xx, y0 + ly, z0 + lz), v);  // faces at time 0
   }
   __syncthreads();
   grid.sync();
 
-  // the value at (x, ly, lz) of the box, or beyond it of the face grid g (time t)
-  auto value = [&](const float* g, int x, int ly, int lz) -> float {
-    if (x < 0 || x >= N) return __ldg(initial + at<N>(x, y0 + ly, z0 + lz));  // Dirichlet: x faces
-    if (ly < 0 || ly >= by || lz < 0 || lz >= bz) return __ldcg(g + at<N>(x, y0 + ly, z0 + lz));
-    return box[(lz * BY + ly) * N + x];
-  };
-
+  auto sh = [&](int ly, int lz) -> float* { return box + (lz * BY + ly) * W + x + 1; };
   for (int t = 0; t < steps; ++t) {
-    const float* g = (t & 1) ? face1 : face0;  // neighbours' faces at time t
+    const float* g = (t & 1) ? face1 : face0;  // faces at time t
     float* next = (t & 1) ? face0 : face1;     // this box's faces at time t + 1
-    float nv[CPT][H];
-    float old_mid[CPT];
-    for (int half = 0; half < 2; ++half) {
-      const int first = half ? h : 0, count = half ? bz - h : h;
+    float below[RPT], mid[RPT], above[RPT];
 #pragma unroll
-      for (int k = 0; k < CPT; ++k) {
-        const int col = threadIdx.x + k * threads, x = col % N, ly = col / N;
-        if (ly >= by) continue;
+    for (int r = 0; r < RPT; ++r) {
+      below[r] = __ldcg(g + at<N>(x, y0 + row0 + r, z0 - 1));
+      mid[r] = *sh(row0 + r, 0);
+    }
+    for (int first = 0; first < bz; first += G) {
+      float nv[G][RPT];
 #pragma unroll
-        for (int j = 0; j < H; ++j) {
-          if (j >= count) break;
-          const int lz = first + j;
-          const float below = (half && j == 0) ? old_mid[k] : value(g, x, ly, lz - 1);
-          const float s = ((((value(g, x - 1, ly, lz) + value(g, x + 1, ly, lz)) + value(g, x, ly - 1, lz)) +
-                            value(g, x, ly + 1, lz)) + below) + value(g, x, ly, lz + 1);
-          nv[k][j] = c0 * box[(lz * BY + ly) * N + x] + c1 * s;
+      for (int j = 0; j < G; ++j) {
+        const int lz = first + j;
+        if (lz >= bz) break;
+#pragma unroll
+        for (int r = 0; r < RPT; ++r)
+          above[r] = lz + 1 < bz ? *sh(row0 + r, lz + 1) : __ldcg(g + at<N>(x, y0 + row0 + r, z0 + bz));
+        const float ym = lo_edge ? __ldcg(g + at<N>(x, y0 - 1, z0 + lz)) : *sh(row0 - 1, lz);
+        const float yp = hi_edge ? __ldcg(g + at<N>(x, y0 + BY, z0 + lz)) : *sh(row0 + RPT, lz);
+#pragma unroll
+        for (int r = 0; r < RPT; ++r) {
+          const float* c = sh(row0 + r, lz);
+          const float up = r == 0 ? ym : mid[r - 1], dn = r == RPT - 1 ? yp : mid[r + 1];
+          const float s = ((((c[-1] + c[1]) + up) + dn) + below[r]) + above[r];
+          nv[j][r] = c0 * mid[r] + c1 * s;
         }
-        if (!half) old_mid[k] = box[((h - 1) * BY + ly) * N + x];
+#pragma unroll
+        for (int r = 0; r < RPT; ++r) below[r] = mid[r], mid[r] = above[r];
       }
-      __syncthreads();  // every old value of this half has been read
+      __syncthreads();  // every thread has read these G planes
 #pragma unroll
-      for (int k = 0; k < CPT; ++k) {
-        const int col = threadIdx.x + k * threads, x = col % N, ly = col / N;
-        if (ly >= by) continue;
+      for (int j = 0; j < G; ++j) {
+        const int lz = first + j;
+        if (lz >= bz) break;
 #pragma unroll
-        for (int j = 0; j < H; ++j) {
-          if (j >= count) break;
-          const int lz = first + j;
-          box[(lz * BY + ly) * N + x] = nv[k][j];
-          if (ly == 0 || ly == by - 1 || lz == 0 || lz == bz - 1) __stcg(next + at<N>(x, y0 + ly, z0 + lz), nv[k][j]);
+        for (int r = 0; r < RPT; ++r) {
+          *sh(row0 + r, lz) = nv[j][r];
+          const int ly = row0 + r;
+          if (ly == 0 || ly == BY - 1 || lz == 0 || lz == bz - 1) __stcg(next + at<N>(x, y0 + ly, z0 + lz), nv[j][r]);
         }
       }
     }
@@ -116,19 +121,25 @@ __global__ void __launch_bounds__(threads, 1)
     grid.sync();  // every box's faces at time t + 1 are published
   }
 
-  for (int i = threadIdx.x; i < bz * BY * N; i += threads) {
-    const int x = i % N, ly = (i / N) % BY, lz = i / (N * BY);
-    if (ly < by) out[at<N>(x, y0 + ly, z0 + lz)] = box[i];
+  for (int i = threadIdx.x; i < bz * BY * W; i += T) {
+    const int xx = i % W - 1, ly = (i / W) % BY, lz = i / (W * BY);
+    if (xx >= 0 && xx < N) out[at<N>(xx, y0 + ly, z0 + lz)] = box[i];
   }
 }
 
-template <int N, int BY, int BZ, int CPT>
+/// A grid barrier a step and nothing else: the floor under any one-barrier-a-step design.
+__global__ void barriers_only(int steps) {
+  auto grid = cg::this_grid();
+  for (int t = 0; t < steps; ++t) grid.sync();
+}
+
+template <int N, int BY, int BZ, int RPT, int G>
 void run(int steps, double floor_gcells) {
-  static_assert(CPT * threads >= N * BY, "columns a thread too few for the box");
+  constexpr int threads = N * BY / RPT;
   const int nby = (N + BY - 1) / BY, nbz = (N + BZ - 1) / BZ, blocks = nby * nbz;
-  const size_t shared = size_t(BZ) * BY * N * sizeof(float);
+  const size_t shared = size_t(BZ) * BY * (N + 2) * sizeof(float);
   const long total = long(N + 2) * (N + 2) * (N + 2);
-  auto kernel = persistent<N, BY, BZ, CPT>;
+  auto kernel = persistent<N, BY, BZ, RPT, G>;
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
   int per_sm = 0, sms = 0;
   CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared));
@@ -197,8 +208,29 @@ int main() {
   std::printf("copy %.0f GB/s, one-sweep floor %.1f GCell/s (fp32)\n", copy_gbs, floor_gcells);
   CK(cudaFree(a));
   CK(cudaFree(b));
-  run<192, 16, 18, 3>(100, floor_gcells);  // 12 x 11 = 132 boxes of 216 KiB
-  run<160, 16, 13, 3>(100, floor_gcells);  // 10 x 13 = 130 boxes
-  run<128, 8, 16, 1>(100, floor_gcells);   // 16 x 8 = 128 boxes
+  {  // the grid barrier alone: 100 steps of nothing else, 132 blocks of 768 threads
+    int steps = 100, sms = 0;
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    void* args[] = {&steps};
+    const float ms = median_ms(
+        [&](int) { CK(cudaLaunchCooperativeKernel((void*)barriers_only, sms, 768, args, 0, 0)); }, 7);
+    std::printf("grid barrier alone: %.2f us a step (%d blocks of 768 threads)\n", ms * 1e3 / steps, sms);
+  }
+  // N, rows a box, planes a box, rows a thread, planes between block barriers
+  run<192, 16, 18, 8, 6>(100, floor_gcells);   // 12 x 11 = 132 boxes of 218 KiB (the last 12 planes)
+  run<192, 24, 12, 8, 6>(100, floor_gcells);   // 8 x 16 = 128 equal boxes of 218 KiB
+  run<192, 24, 12, 8, 4>(100, floor_gcells);
+  run<192, 24, 12, 12, 4>(100, floor_gcells);
+  run<192, 24, 12, 12, 6>(100, floor_gcells);
+  run<192, 24, 12, 6, 6>(100, floor_gcells);
+  run<192, 24, 12, 24, 3>(100, floor_gcells);
+  run<160, 16, 13, 4, 7>(100, floor_gcells);   // 10 x 13 = 130 boxes (the last 4 planes)
+  run<160, 20, 10, 5, 5>(100, floor_gcells);   // 8 x 16 = 128 equal boxes
+  run<160, 20, 10, 10, 5>(100, floor_gcells);
+  run<160, 20, 10, 10, 10>(100, floor_gcells);
+  run<128, 8, 16, 4, 8>(100, floor_gcells);    // 16 x 8 = 128 boxes
+  run<128, 8, 16, 1, 8>(100, floor_gcells);
+  run<128, 16, 8, 2, 8>(100, floor_gcells);
+  run<128, 16, 8, 4, 4>(100, floor_gcells);
   return 0;
 }

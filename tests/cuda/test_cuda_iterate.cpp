@@ -135,6 +135,47 @@ TEST_CASE("fused steps: other tiles, callbacks between passes, Neumann faces wit
   check_fused_iterate<P, ts::CudaSpace, ts::box<2, 1>, float>(ts::extents<2>{33, 45}, 5, boundary_case::neumann, 46, false);
 }
 
+// cuda::persistent (the grid on chip, a box an SM, faces through L2, a grid barrier a step)
+// against one sweep and one fill per step: boxes cut short along y and z, a one-row box,
+// groups of planes with a remainder, rows past a warp, grids that wrap and mirror more than
+// once, callbacks between passes.
+TEST_CASE("persistent steps: 3D 7-point, every boundary kind, awkward boxes, float and double") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  using P = cu::persistent<>;
+  for (const auto c : every_case) {
+    // 300 columns: one 320-thread row a block, 8 float rows (4 double) a box, 4 and 8 boxes
+    // along y (the last of 5 and 1 rows), 2- or 3-plane boxes along z (the last shorter)
+    check_fused_iterate<P, ts::CudaSpace, ts::star<3, 1>, float>(ts::extents<3>{37, 29, 300}, 10, c, 61);
+    check_fused_iterate<P, ts::CudaSpace, ts::star<3, 1>, double>(ts::extents<3>{37, 29, 300}, 9, c, 62);
+    check_fused_iterate<P, ts::CudaSpace, ts::star<3, 1>, float>(ts::extents<3>{23, 17, 290}, 7, c, 63);
+    // one box along y of 4 threads' rows: 6 planes a box, a group of 4 and the remaining 2
+    check_fused_iterate<P, ts::CudaSpace, ts::star<3, 1>, float>(ts::extents<3>{700, 29, 53}, 6, c, 64);
+    // smaller than a warp's row and a thread's rows
+    check_fused_iterate<P, ts::CudaSpace, ts::star<3, 1>, double>(ts::extents<3>{3, 2, 5}, 9, c, 65);
+  }
+  // callbacks every 4 of 10 steps: the passes stop there; unmirrored coefficients under
+  // Neumann faces: a pass a step
+  check_fused_iterate<P, ts::CudaSpace, ts::star<3, 1>, double>(ts::extents<3>{21, 18, 35}, 10, boundary_case::mixed, 66, true, 4);
+  check_fused_iterate<P, ts::CudaSpace, ts::star<3, 1>, float>(ts::extents<3>{21, 18, 35}, 6, boundary_case::neumann, 67, false);
+}
+
+TEST_CASE("persistent steps: the launch is recorded, and what does not fit is refused by name") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  using P = cu::persistent<>;
+  const auto st = bounded_stencil<ts::star<3, 1>, float>(7, true);
+  const auto bc = std::optional(ts::boundary_conditions<3>::uniform(ts::boundary::periodic()));
+  ts::View<float, 3, ts::CudaSpace> a("field_a", ts::extents<3>{40, 50, 60}, 1), b("field_b", a.layout());
+  cu::sweep_steps(P{}, st, a, b, 5, bc);
+  cu::synchronize();
+  CHECK(cu::last_launch().plan.strategy == "persistent");
+  CHECK(cu::last_launch().block[0] == 64);
+  CHECK(cu::last_launch().grid[1] * cu::last_launch().grid[2] <= cu::current_device_limits().multiprocessors);
+  ts::View<float, 3, ts::CudaSpace> big("field_big", ts::extents<3>{300, 300, 300}, 1), big2("field_big2", big.layout());
+  const auto msg = message_of<ts::unsupported_error>([&] { cu::sweep_steps(P{}, st, big, big2, 2, bc); });
+  CHECK(msg.find("'field_big'") != std::string::npos);
+  CHECK(msg.find("does not fit on chip") != std::string::npos);
+}
+
 TEST_CASE("fused steps: a Neumann face refuses several steps of unmirrored coefficients by name") {
   TESSERA_REQUIRE_CUDA_DEVICE();
   ts::View<double, 2, ts::CudaSpace> a("field_a", ts::extents<2>{9, 9}, 1), b("field_b", a.layout());

@@ -30,10 +30,25 @@ using cuda_policies = decltype(cuda_policies_of(cu::strategies{}));
 namespace {
 
 
+/// False where P's strategy has no kernel for shape S: its plan refuses the shape, naming it.
+template <class P, class S>
+constexpr bool serves_shape = [] {
+  if constexpr (requires { P::template has_kernel<S>; }) return P::template has_kernel<S>;
+  else return true;
+}();
+
+/// The refusal a sweep with P of shape S may raise: a row alignment it needs, or (where it
+/// has no kernel for S) the shape.
+template <class P, class S>
+bool expected_refusal(const std::string& m) {
+  return m.find("row alignment") != std::string::npos ||
+         (!serves_shape<P, S> && m.find(ts::shape_name<S>()) != std::string::npos);
+}
+
 /// Sweeps with P on views of layouts `lin` / `lout` (out NaN-poisoned, ghost sentinels)
 /// and checks the result against host::serial, the ghosts and the unchanged input. A
 /// strategy may instead refuse the views with an unsupported_error naming the row
-/// alignment it needs; returns false then.
+/// alignment it needs (or the shape it has no kernel for); returns false then.
 template <class P, class S, class T>
 bool sweeps_like_serial(const ts::layout<3>& lin, const ts::layout<3>& lout, std::uint64_t seed,
                         cudaStream_t stream = nullptr) {
@@ -48,7 +63,7 @@ bool sweeps_like_serial(const ts::layout<3>& lin, const ts::layout<3>& lout, std
     ts::apply(P{}, st, in, out, stream);
   } catch (const ts::unsupported_error& e) {
     const std::string m = e.what();
-    CHECK_MESSAGE(m.find("row alignment") != std::string::npos, m);
+    CHECK_MESSAGE((expected_refusal<P, S>(m)), m);
     return false;
   }
   if (stream) REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
@@ -83,7 +98,7 @@ bool sweeps_foreign_device_memory(const ts::layout<3>& l, std::uint64_t seed) {
     ts::apply(P{}, st, in, out);
   } catch (const ts::unsupported_error& e) {
     const std::string m = e.what();
-    CHECK_MESSAGE(m.find("row alignment") != std::string::npos, m);
+    CHECK_MESSAGE((expected_refusal<P, S>(m)), m);
     CHECK(in_block.foreign_changed() == 0);
     CHECK(out_block.foreign_changed() == 0);
     return false;
@@ -119,7 +134,7 @@ TEST_CASE_TEMPLATE_DEFINE("CUDA: foreign device memory, packed and with gaps bet
   CHECK(sweeps_foreign_device_memory<P, ts::star<3, 1>, float>(gapped_layout<3>(n, 1, 0, 0), 31) ==
         !needs_16_byte_rows);
   CHECK(sweeps_foreign_device_memory<P, ts::star<3, 2>, float>(gapped_layout<3>(n, 2, 7, 13), 32) ==
-        !needs_16_byte_rows);
+        (!needs_16_byte_rows && serves_shape<P, ts::star<3, 2>>));
   CHECK(sweeps_foreign_device_memory<P, ts::star<3, 1>, double>(gapped_layout<3>(n, 3, 1, 5), 33) ==
         !needs_16_byte_rows);
 }
@@ -182,7 +197,7 @@ TEST_CASE_TEMPLATE_DEFINE("CUDA: a sweep writes every interior point and no ghos
   const ts::layout<3> l(ts::extents{13, 9, 37}, 3, ts::default_row_alignment<double>);
   CHECK(sweeps_like_serial<P, ts::star<3, 1>, double>(l, l, 5));
   const ts::layout<3> lf(ts::extents{11, 17, 70}, 2, ts::default_row_alignment<float>);
-  CHECK(sweeps_like_serial<P, ts::star<3, 2>, float>(lf, lf, 7));
+  CHECK(sweeps_like_serial<P, ts::star<3, 2>, float>(lf, lf, 7) == serves_shape<P, ts::star<3, 2>>);
 }
 
 TEST_CASE_TEMPLATE_DEFINE("CUDA: in and out may have different ghost widths and row alignments", P, mixed_ghosts_and_alignments) {

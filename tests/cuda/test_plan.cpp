@@ -651,6 +651,52 @@ TEST_CASE("strategies: automatic's candidates are the listed strategies that say
   CHECK(cu::parse_tuning_table(header + "sm_90,132,3.35,star,3,1,float,27,cuda:vector-streaming\n", "t").size() == 1);
 }
 
+TEST_CASE("plan: persistent keeps the grid on chip, a box an SM, and refuses what does not fit by name") {
+  using S = ts::star<3, 1>;
+  using P = cu::persistent<>;
+  static_assert(cu::has_fused_steps_v<P, S> && P::has_kernel<S> && !P::has_kernel<ts::box<3, 1>>);
+  static_assert(P::tile<S>::rows_per_thread == 8 && cu::detail::persistent_rows<P::tile<S>, double> == 4);
+  // 192^3 floats: a row of 192 threads, two of them a block (16 rows), 12 boxes along y;
+  // 11 along z of 18 planes: 132 boxes, one an SM, 18 x 16 x 194 floats of shared memory
+  const auto p = P::plan_steps<S, float>(ts::extents<3>{192, 192, 192}, h100, 100);
+  REQUIRE(p.ok());
+  CHECK(p.block[0] == 192);
+  CHECK(p.block[1] == 2);
+  CHECK(p.out_tile[0] == 192);
+  CHECK(p.out_tile[1] == 16);
+  CHECK(p.out_tile[2] == 18);
+  CHECK(p.grid[0] * p.grid[1] * p.grid[2] <= h100.multiprocessors);
+  CHECK(p.grid[1] == 12);
+  CHECK(p.shared_bytes == 18u * 16 * 194 * sizeof(float));
+  CHECK(p.needs_shared_opt_in);
+  // awkward extents: rows not a multiple of 32 (a warp past the row), boxes cut short
+  const ts::extents<3> odd{37, 29, 300};
+  const auto q = P::plan_steps<S, double>(odd, h100, 3);
+  REQUIRE(q.ok());
+  CHECK(q.block[0] == 320);  // 300 columns round up to whole warps
+  CHECK(q.block[1] == 1);
+  CHECK(q.out_tile[1] == 4);  // 8 rows a thread for floats, 4 for doubles
+  CHECK(q.grid[1] * q.out_tile[1] >= 29);
+  CHECK(q.grid[2] * q.out_tile[2] >= 37);
+  CHECK(q.grid[1] * q.grid[2] <= h100.multiprocessors);
+  // the planes spread evenly: no box holds more than one plane above the smallest
+  CHECK(q.grid[2] * q.out_tile[2] - 37 < q.grid[2]);
+  // refused, each with its reason: a shape it has no kernel for, a grid too large for the
+  // SMs' shared memory, rows longer than a block, more steps than compiled
+  CHECK(contains(P::plan_steps<ts::box<3, 1>, float>(odd, h100, 1).reason, "cuda::temporal_blocking"));
+  CHECK(contains(P::plan_steps<ts::star<2, 1>, float>(ts::extents<2>{64, 64}, h100, 1).reason, "3D stars of radius 1"));
+  const auto big = P::plan_steps<S, float>(ts::extents<3>{256, 256, 256}, h100, 1);
+  CHECK(contains(big.reason, "does not fit on chip"));
+  CHECK(contains(big.reason, "132 SMs"));
+  CHECK_FALSE(P::plan_steps<S, double>(ts::extents<3>{192, 192, 192}, h100, 1).ok());
+  CHECK(P::plan_steps<S, double>(ts::extents<3>{144, 144, 144}, h100, 1).ok());
+  CHECK(contains(P::plan_steps<S, float>(ts::extents<3>{8, 8, 400}, h100, 1).reason, "400 columns"));
+  CHECK(contains(P::plan_steps<S, float>(odd, h100, 4097).reason, "1 to 4096 steps"));
+  CHECK_FALSE(P::plan_steps<S, float>(odd, h100, 0).ok());
+  // apply's plan is the one-step pass
+  CHECK(cu::make_plan<S, float>(P{}, odd, h100).describe() == P::plan_steps<S, float>(odd, h100, 1).describe());
+}
+
 TEST_CASE("plan: temporal_blocking fuses up to its compiled steps, the halo grows with them, 1D is refused") {
   using S = ts::star<3, 1>;
   using P = cu::temporal_blocking<>;

@@ -1,5 +1,6 @@
 // Device queries, launch checks and the per-thread launch record.
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <mutex>
@@ -143,6 +144,33 @@ int resident_blocks_per_sm(const void* kernel, int threads, std::size_t shared_b
     return 0;
   }
   return per_sm;
+}
+
+cudaMemPool_t scratch_pool() {
+  static std::mutex guard;
+  static cudaMemPool_t pools[64] = {};
+  int dev = 0;
+  TESSERA_CUDA_CHECK(cudaGetDevice(&dev), "tessera's scratch pool");
+  if (dev < 0 || dev >= 64)
+    throw backend_error("tessera: the scratch pool: device " + std::to_string(dev) + " is beyond the 64 supported");
+  std::lock_guard<std::mutex> lock(guard);
+  if (!pools[dev]) {
+    int supported = 0;
+    TESSERA_CUDA_CHECK(cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, dev), "tessera's scratch pool");
+    if (!supported)
+      throw backend_error("tessera: device " + std::to_string(dev) +
+                          " has no stream-ordered memory pools, which cuda::persistent's face buffer needs");
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = dev;
+    cudaMemPool_t pool = nullptr;
+    TESSERA_CUDA_CHECK(cudaMemPoolCreate(&pool, &props), "tessera's scratch pool");
+    std::uint64_t keep = UINT64_MAX;  // what a pass frees stays for the next one
+    TESSERA_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), "tessera's scratch pool");
+    pools[dev] = pool;
+  }
+  return pools[dev];
 }
 
 double* result_slot() {

@@ -73,6 +73,12 @@ void check_launch(const std::string& what, const std::string& policy);
 double* result_slot();
 /// Raises the kernel's dynamic shared memory limit when the plan needs more than 48 KiB.
 void allow_shared_bytes(const void* kernel, std::size_t bytes, const std::string& policy);
+/// The current device's pool for the scratch memory a pass allocates on its stream
+/// (cudaMallocFromPoolAsync) and frees after it: created on first use, it keeps what was
+/// freed for the next pass instead of returning it to the system at each synchronisation
+/// (the default pool's release threshold is 0: every pass would map its memory again, about
+/// a millisecond for a few MB). Throws backend_error where the device has no memory pools.
+cudaMemPool_t scratch_pool();
 }  // namespace detail
 
 namespace detail {

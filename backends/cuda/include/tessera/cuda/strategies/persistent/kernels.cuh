@@ -1,0 +1,308 @@
+#pragma once
+// cuda::persistent's kernel and launcher (nvcc only): a cooperative pass that keeps the grid
+// in shared memory across its steps (strategies/persistent.hpp says how and why).
+#include <cooperative_groups.h>
+
+#include "tessera/cuda/detail/edge_rules.hpp"
+#include "tessera/cuda/kernels/common.cuh"
+#include "tessera/cuda/strategies/persistent.hpp"
+
+namespace tessera::cuda {
+
+namespace detail {
+
+/// What lies beyond one face of one axis for a pass: a fixed cell of the input (its ghost
+/// layer at coordinate `at`), or the interior cell `at` the face maps to (periodic, Neumann),
+/// which some box publishes every step.
+struct persistent_beyond {
+  bool fixed = true;
+  index_t at = -1;
+};
+
+/// The argument of a persistent pass (trivially copyable, by value).
+template <class T, int N>
+struct persistent_args {
+  sweep_params<T, N> p;
+  T* faces = nullptr;  // the face buffer: two parities of persistent_faces
+  persistent_faces layout;
+  int box_rows = 1, box_planes = 1;
+  int steps = 1;
+  persistent_beyond beyond[3][2];  // (z, y, x) x (low, high)
+};
+
+}  // namespace detail
+
+namespace kernels {
+
+namespace cg = cooperative_groups;
+
+/// The pass: block (y, z) of the launch owns the box of rows y * box_rows.. and planes
+/// z * box_planes.., thread (x, q) column x of the box's rows q * Rows .. q * Rows + Rows - 1.
+template <class S, class T, int Rows, int Group, int MaxThreads>
+__global__ void __launch_bounds__(MaxThreads, 1)
+    persistent_pass(const detail::persistent_args<T, shape_traits<S>::size> a) {
+  using vs = detail::vshape<S>;
+  extern __shared__ __align__(16) unsigned char persistent_shared[];
+  T* const box = reinterpret_cast<T*>(persistent_shared);
+  const auto& p = a.p;
+  const int nx = static_cast<int>(p.n[2]), ny = static_cast<int>(p.n[1]), nz = static_cast<int>(p.n[0]);
+  const int W = nx + 2, BY = a.box_rows, BZ = a.box_planes;
+  const int boxes_y = static_cast<int>(gridDim.y);
+  const int y0 = static_cast<int>(blockIdx.y) * BY, z0 = static_cast<int>(blockIdx.z) * BZ;
+  const int by = min(BY, ny - y0), bz = min(BZ, nz - z0);
+  const int x = static_cast<int>(threadIdx.x), row0 = static_cast<int>(threadIdx.y) * Rows;
+  const bool x_in = x < nx;
+  const int xc = x_in ? x : nx - 1;  // threads past the row recompute its last column and store nothing
+  const int last_r = by - 1 - row0;  // this thread's row that is the box's last, where 0 <= last_r < Rows
+  const bool reads_hi_face = last_r >= 0 && last_r < Rows;
+  const long long F = a.layout.per_parity();
+  const index_t sz = p.in_stride[0], sy = p.in_stride[1];
+  auto grid = cg::this_grid();
+
+  // The edge row y (or plane z) of its box: where it is published, side 0 its box's first,
+  // 1 its last (a one-row box writes both).
+  auto row_face = [&](int y) -> long long {
+    const int b = y / BY;
+    return 2LL * b + (y - b * BY == 0 ? 0 : 1);
+  };
+  auto plane_face = [&](int z) -> long long {
+    const int b = z / BZ;
+    return 2LL * b + (z - b * BZ == 0 ? 0 : 1);
+  };
+  // The rows beyond the box's first and last row (read at plane z as base[z * stride + x]),
+  // and the planes beyond its first and last plane (read at row y as base[y * stride + x]):
+  // a fixed face reads the input, everything else the face buffer (add F for odd steps).
+  struct source {
+    const T* base;
+    long long stride, parity;
+  };
+  auto rows_beyond = [&](int y, int side) -> source {
+    const detail::persistent_beyond& b = a.beyond[1][side];
+    if ((y < 0 || y >= ny) && b.fixed) return {p.in + y * sy, sz, 0};
+    const int yy = y < 0 || y >= ny ? static_cast<int>(b.at) : y;
+    return {a.faces + row_face(yy) * nx, 2LL * boxes_y * nx, F};
+  };
+  auto planes_beyond = [&](int z, int side) -> source {
+    const detail::persistent_beyond& b = a.beyond[0][side];
+    if ((z < 0 || z >= nz) && b.fixed) return {p.in + z * sz, sy, 0};
+    const int zz = z < 0 || z >= nz ? static_cast<int>(b.at) : z;
+    return {a.faces + a.layout.row_faces + plane_face(zz) * ny * nx, nx, F};
+  };
+  const source y_lo = rows_beyond(y0 - 1, 0), y_hi = rows_beyond(y0 + by, 1);
+  const source z_lo = planes_beyond(z0 - 1, 0), z_hi = planes_beyond(z0 + bz, 1);
+  // The x-neighbours beyond the row's faces: fixed, or rewritten from the column they map to.
+  const int x_lo_from = a.beyond[2][0].fixed ? -2 : static_cast<int>(a.beyond[2][0].at);
+  const int x_hi_from = a.beyond[2][1].fixed ? -2 : static_cast<int>(a.beyond[2][1].at);
+
+  auto cell = [&](int ly, int lz) -> T* { return box + (lz * BY + ly) * W + 1; };  // column 0 of a row
+  // Where this box publishes its first and last row (per plane) and its first and last plane.
+  const long long row_stride = 2LL * boxes_y * nx, rows_first = row_face(y0) * nx, rows_last = row_face(y0 + by - 1) * nx;
+  const long long planes_first = a.layout.row_faces + plane_face(z0) * ny * nx,
+                  planes_last = a.layout.row_faces + plane_face(z0 + bz - 1) * ny * nx;
+  // Publishes the value v of (column, y0 + ly, z0 + lz) to the faces of parity `par` where the cell is on one.
+  auto publish = [&](int column, int ly, int lz, T v, long long par) {
+    T* f = a.faces + par;
+    if (ly == 0) f[(z0 + lz) * row_stride + rows_first + column] = v;
+    if (ly == by - 1) f[(z0 + lz) * row_stride + rows_last + column] = v;
+    if (lz == 0) f[planes_first + (long long)(y0 + ly) * nx + column] = v;
+    if (lz == bz - 1) f[planes_last + (long long)(y0 + ly) * nx + column] = v;
+  };
+
+  // The box at time 0 (rows and planes past the grid zero, never stored), its faces published.
+  const int threads = static_cast<int>(blockDim.x * blockDim.y), tid = static_cast<int>(threadIdx.y * blockDim.x) + x;
+  for (int i = tid; i < BZ * BY * W; i += threads) {
+    const int xx = i % W - 1, ly = (i / W) % BY, lz = i / (W * BY);
+    T v = T(0);
+    if (ly < by && lz < bz) {
+      int from = xx;
+      if (xx < 0 || xx >= nx) {
+        const detail::persistent_beyond& b = a.beyond[2][xx < 0 ? 0 : 1];
+        from = static_cast<int>(b.at);
+      }
+      v = p.in[(z0 + lz) * sz + (y0 + ly) * sy + from];
+      if (xx >= 0 && xx < nx) publish(xx, ly, lz, v, 0);  // the faces at time 0
+    }
+    box[i] = v;
+  }
+  __syncthreads();
+  grid.sync();
+
+  // Per thread, fixed for the pass: its column of the box (plane 0 of its first row), which
+  // of its rows lie in the grid and which on the box's first or last row (bits by row), and
+  // whether it rewrites an x-neighbour beyond a face. The loops below then branch once a
+  // plane (the box's last plane reads the faces beyond), not once a row.
+  const int PS = BY * W;  // a plane of the box
+  T* const mine = cell(row0, 0) + xc;
+  unsigned valid_rows = 0, edge_rows = 0;
+#pragma unroll
+  for (int r = 0; r < Rows; ++r) {
+    if (x_in && row0 + r < by) valid_rows |= 1u << r;
+    if (row0 + r == 0 || row0 + r == by - 1) edge_rows |= 1u << r;
+  }
+  const bool writes_ghost = x == x_lo_from || x == x_hi_from;
+  const int last_row = last_r < Rows - 1 ? last_r : Rows - 1;  // past it, rows read the box's last row's faces
+
+  for (int t = 0; t < a.steps; ++t) {
+    const long long par = (t & 1) ? F : 0, next = (t & 1) ? 0 : F;
+    const T* yl = y_lo.base + (y_lo.parity ? par : 0) + (long long)z0 * y_lo.stride + xc;  // at plane z0
+    const T* yh = y_hi.base + (y_hi.parity ? par : 0) + (long long)z0 * y_hi.stride + xc;
+    const T* zl = z_lo.base + (z_lo.parity ? par : 0) + (long long)(y0 + row0) * z_lo.stride + xc;  // at row y0 + row0
+    const T* zh = z_hi.base + (z_hi.parity ? par : 0) + (long long)(y0 + row0) * z_hi.stride + xc;
+    T below[Rows], mid[Rows], above[Rows];
+#pragma unroll
+    for (int r = 0; r < Rows; ++r) {
+      below[r] = __ldcg(zl + (r < last_row ? r : last_row) * z_lo.stride);
+      mid[r] = mine[r * W];
+    }
+    // Group planes: computed into registers, then (after a barrier) written in place.
+    auto group = [&](int first, auto checked) {
+      T nv[Group][Rows];
+#pragma unroll
+      for (int j = 0; j < Group; ++j) {
+        const int lz = first + j;
+        if (decltype(checked)::value && lz >= bz) break;
+        const T* plane = mine + lz * PS;
+        if (lz + 1 < bz) {
+#pragma unroll
+          for (int r = 0; r < Rows; ++r) above[r] = plane[PS + r * W];
+        } else {  // the box's last plane: the plane beyond it is a face
+#pragma unroll
+          for (int r = 0; r < Rows; ++r) above[r] = __ldcg(zh + (r < last_row ? r : last_row) * z_hi.stride);
+        }
+        const T ym = row0 == 0 ? __ldcg(yl + lz * y_lo.stride) : plane[-W];
+        const T yp = reads_hi_face ? __ldcg(yh + lz * y_hi.stride) : row0 + Rows < BY ? plane[Rows * W] : T(0);
+#pragma unroll
+        for (int r = 0; r < Rows; ++r) {
+          const T* c = plane + r * W;
+          const T up = r == 0 ? ym : mid[r - 1];
+          const T dn = r == last_r || r == Rows - 1 ? yp : mid[r + 1 < Rows ? r + 1 : r];
+          T s{};
+          tessera::detail::static_for<vs::size>([&](auto k) {
+            constexpr int K = decltype(k)::value;
+            constexpr int dz = vs::off(K, 0), dy = vs::off(K, 1), dx = vs::off(K, 2);
+            T v;
+            if constexpr (dz < 0) v = below[r];
+            else if constexpr (dz > 0) v = above[r];
+            else if constexpr (dy < 0) v = up;
+            else if constexpr (dy > 0) v = dn;
+            else if constexpr (dx < 0) v = c[-1];
+            else if constexpr (dx > 0) v = c[1];
+            else v = mid[r];
+            if constexpr (K == 0) s = p.template term<K>(v);
+            else s += p.template term<K>(v);
+          });
+          nv[j][r] = s;
+        }
+#pragma unroll
+        for (int r = 0; r < Rows; ++r) below[r] = mid[r], mid[r] = above[r];
+      }
+      __syncthreads();  // every thread has read these planes: they may change
+#pragma unroll
+      for (int j = 0; j < Group; ++j) {
+        const int lz = first + j;
+        if (decltype(checked)::value && lz >= bz) break;
+        T* row = cell(row0, lz);
+        const bool edge_plane = lz == 0 || lz == bz - 1;
+#pragma unroll
+        for (int r = 0; r < Rows; ++r, row += W) {
+          if (!(valid_rows >> r & 1u)) continue;
+          row[x] = nv[j][r];
+          if (writes_ghost) {
+            if (x == x_lo_from) row[-1] = nv[j][r];
+            if (x == x_hi_from) row[nx] = nv[j][r];
+          }
+          if (edge_plane || (edge_rows >> r & 1u)) publish(x, row0 + r, lz, nv[j][r], next);
+        }
+      }
+    };
+    int first = 0;
+    for (; first + Group <= bz; first += Group) group(first, std::false_type{});
+    if (first < bz) group(first, std::true_type{});
+    __syncthreads();
+    grid.sync();  // every box's faces of the next step are published
+  }
+
+  // the box's interior to the output
+  for (int i = tid; i < bz * BY * W; i += threads) {
+    const int xx = i % W - 1, ly = (i / W) % BY, lz = i / (W * BY);
+    if (ly < by && xx >= 0 && xx < nx) p.out[(z0 + lz) * p.out_stride[0] + (y0 + ly) * p.out_stride[1] + xx] = box[i];
+  }
+}
+
+}  // namespace kernels
+
+/// A pass of `steps` steps under `rules`: the face buffer is allocated on the stream for the
+/// pass, the kernel launched cooperatively (its blocks must all be resident: the plan makes
+/// at most one an SM, and the launch checks the driver agrees).
+template <class S, class T, class Tile>
+void launch_fused_steps(persistent<>, sweep_of<S, T, Tile>, const launch_plan& plan, const params_for<S, T>& p,
+                        int steps, const edge_rules& rules, cudaStream_t stream) {
+  constexpr int rows = detail::persistent_rows<Tile, T>;
+  constexpr auto kernel = &kernels::persistent_pass<S, T, rows, Tile::group, Tile::max_threads>;
+  const std::string policy = persistent<>::name();
+  const dim3 block(static_cast<unsigned>(plan.block[0]), static_cast<unsigned>(plan.block[1]), 1);
+  if (plan.needs_shared_opt_in) detail::allow_shared_bytes(reinterpret_cast<const void*>(kernel), plan.shared_bytes, policy);
+  const int per_sm = detail::resident_blocks_per_sm(reinterpret_cast<const void*>(kernel),
+                                                    static_cast<int>(block.x * block.y), plan.shared_bytes);
+  if (detail::residency_query* q = detail::residency_query::current()) {
+    q->answer = per_sm;
+    return;
+  }
+  const dim3 grid = detail::grid_of(plan);
+  const long long blocks = plan.grid[0] * plan.grid[1] * plan.grid[2];
+  if (blocks > static_cast<long long>(per_sm) * current_device_limits().multiprocessors)
+    throw unsupported_error("tessera: " + policy + " on " + shape_name<S>() + ": " + std::to_string(blocks) +
+                            " boxes must all be resident at once, but the device holds " + std::to_string(per_sm) +
+                            " of its blocks an SM on " + std::to_string(current_device_limits().multiprocessors) +
+                            " SMs; use cuda::temporal_blocking");
+  detail::persistent_args<T, shape_traits<S>::size> a;
+  a.p = p;
+  a.layout = detail::persistent_face_layout(p.n[2], p.n[1], p.n[0], plan.grid[1], plan.grid[2]);
+  a.box_rows = plan.out_tile[1];
+  a.box_planes = plan.out_tile[2];
+  a.steps = steps;
+  for (int v = 0; v < 3; ++v)
+    for (int side = 0; side < 2; ++side) {
+      bool fixed = false;
+      a.beyond[v][side].at = map_coordinate(side == 0 ? -1 : p.n[v], p.n[v], rules, v, fixed);
+      a.beyond[v][side].fixed = fixed;
+    }
+  const std::size_t face_bytes = static_cast<std::size_t>(2 * a.layout.per_parity()) * sizeof(T);
+  void* faces = nullptr;
+  if (const cudaError_t e = cudaMallocFromPoolAsync(&faces, face_bytes, detail::scratch_pool(), stream);
+      e != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw backend_error("tessera: " + policy + ": allocating its face buffer of " + detail::kib(face_bytes) +
+                        " failed: " + cudaGetErrorName(e));
+  }
+  a.faces = static_cast<T*>(faces);
+  cudaLaunchAttribute cooperative{};
+  cooperative.id = cudaLaunchAttributeCooperative;
+  cooperative.val.cooperative = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = plan.shared_bytes;
+  config.stream = stream;
+  config.attrs = &cooperative;
+  config.numAttrs = 1;
+  const cudaError_t launched = cudaLaunchKernelEx(&config, kernel, a);
+  (void)cudaFreeAsync(faces, stream);  // after the pass, in stream order
+  if (launched != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw backend_error("tessera: launching persistent_pass [policy " + policy + "] failed: " +
+                        cudaGetErrorName(launched) + " (" + cudaGetErrorString(launched) + ")");
+  }
+  detail::finish_launch("persistent_pass", policy, shape_name<S>(), plan, block, grid);
+}
+
+/// One sweep: a one-step pass whose faces are all fixed (the ghosts are read as they are).
+template <class S, class T, class Tile>
+void launch_sweep(persistent<> s, sweep_of<S, T, Tile> k, const launch_plan& plan, const params_for<S, T>& p,
+                  cudaStream_t stream) {
+  edge_rules fixed;
+  for (int v = 0; v < 3; ++v) fixed.ghost[v] = shape_traits<S>::radius;
+  launch_fused_steps(s, k, plan, p, 1, fixed, stream);
+}
+
+}  // namespace tessera::cuda
