@@ -72,7 +72,7 @@ fi
 if [[ "${GPU_CHECK_SKIP_TESTS:-0}" != 1 ]]; then
 step "demo, validate, heat3d run"
 { "$build/apps/tessera/tessera" || status=1
-  for p in cuda:naive cuda:tiled cuda:coarsened cuda:register-tiled cuda:streaming cuda:shared-streaming cuda:pipelined cuda:vector-streaming cuda:temporal-blocking cuda:automatic; do
+  for p in cuda:naive cuda:tiled cuda:coarsened cuda:register-tiled cuda:streaming cuda:shared-streaming cuda:pipelined cuda:vector-streaming cuda:temporal-blocking cuda:persistent cuda:automatic; do
     "$build/apps/tessera/tessera" validate --policy "$p" >"$build/validate.log" 2>&1 || status=1
     echo "$p: $(tail -1 "$build/validate.log")"
   done
