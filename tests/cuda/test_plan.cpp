@@ -689,7 +689,9 @@ TEST_CASE("plan: persistent keeps the grid on chip, a box an SM, and refuses wha
   CHECK(contains(big.reason, "does not fit on chip"));
   CHECK(contains(big.reason, "132 SMs"));
   CHECK_FALSE(P::plan_steps<S, double>(ts::extents<3>{192, 192, 192}, h100, 1).ok());
-  CHECK(P::plan_steps<S, double>(ts::extents<3>{144, 144, 144}, h100, 1).ok());
+  CHECK(P::plan_steps<S, double>(ts::extents<3>{146, 146, 146}, h100, 1).ok());  // the largest double cube (README)
+  CHECK_FALSE(P::plan_steps<S, double>(ts::extents<3>{147, 147, 147}, h100, 1).ok());
+  CHECK_FALSE(P::plan_steps<S, float>(ts::extents<3>{193, 193, 193}, h100, 1).ok());  // 192^3: the largest float cube
   CHECK(contains(P::plan_steps<S, float>(ts::extents<3>{8, 8, 400}, h100, 1).reason, "400 columns"));
   CHECK(contains(P::plan_steps<S, float>(odd, h100, 4097).reason, "1 to 4096 steps"));
   CHECK_FALSE(P::plan_steps<S, float>(odd, h100, 0).ok());

@@ -1,7 +1,7 @@
 #pragma once
 // cuda::persistent: iterate's time steps with the whole grid on chip (the idea of PERKS,
 // ICS'23). A grid small enough for the SMs' shared memory (an H100's 132 x 227 KiB: about
-// 192^3 floats or 150^3 doubles) need not travel to memory between steps at all.
+// 192^3 floats or 146^3 doubles) need not travel to memory between steps at all.
 //
 // One cooperative block an SM owns a box of the grid: every column x, `box_rows` rows and
 // `box_planes` planes, in shared memory as [planes][rows][nx + 2] (each row with its two
