@@ -296,13 +296,12 @@ void launch_fused_steps(persistent<>, sweep_of<S, T, Tile>, const launch_plan& p
   detail::finish_launch("persistent_pass", policy, shape_name<S>(), plan, block, grid);
 }
 
-/// One sweep: a one-step pass whose faces are all fixed (the ghosts are read as they are).
+/// One sweep: a one-step pass whose faces are all fixed (the ghosts are read as they are:
+/// the rules of a sweep without boundary conditions; persistent's shapes are 3D).
 template <class S, class T, class Tile>
 void launch_sweep(persistent<> s, sweep_of<S, T, Tile> k, const launch_plan& plan, const params_for<S, T>& p,
                   cudaStream_t stream) {
-  edge_rules fixed;
-  for (int v = 0; v < 3; ++v) fixed.ghost[v] = shape_traits<S>::radius;
-  launch_fused_steps(s, k, plan, p, 1, fixed, stream);
+  launch_fused_steps(s, k, plan, p, 1, make_edge_rules<S::rank>(std::nullopt, shape_traits<S>::radius), stream);
 }
 
 }  // namespace tessera::cuda
