@@ -139,21 +139,44 @@ __global__ void __launch_bounds__(MaxThreads, 1)
     if (x_in && row0 + r < by) valid_rows |= 1u << r;
     if (row0 + r == 0 || row0 + r == by - 1) edge_rows |= 1u << r;
   }
-  const bool writes_ghost = x == x_lo_from || x == x_hi_from;
+  const bool writes_ghost = x_in && (x == x_lo_from || x == x_hi_from);
+  T* const own = cell(row0, 0) + x;  // where this thread writes (threads past the row write nothing)
+  // where it publishes: the rows' part at plane 0 (add a plane's row_stride, then rows_first
+  // or rows_last), the planes' part at its first row (add planes_first or planes_last)
+  const bool publishes_rows = x_in && (row0 == 0 || reads_hi_face);
+  // 32-bit offsets into the face buffer (the launch checks it holds fewer than 2^31 elements):
+  // fewer live registers than 64-bit pointers in the loop
+  const int Fi = static_cast<int>(F), row_stride_i = static_cast<int>(row_stride);
+  const int rows_base = z0 * row_stride_i + x, planes_base = (y0 + row0) * nx + x;
+  const int rows_first_i = static_cast<int>(rows_first), rows_last_i = static_cast<int>(rows_last);
+  const int planes_first_i = static_cast<int>(planes_first), planes_last_i = static_cast<int>(planes_last);
   const int last_row = last_r < Rows - 1 ? last_r : Rows - 1;  // past it, rows read the box's last row's faces
 
   for (int t = 0; t < a.steps; ++t) {
     const long long par = (t & 1) ? F : 0, next = (t & 1) ? 0 : F;
-    const T* yl = y_lo.base + (y_lo.parity ? par : 0) + (long long)z0 * y_lo.stride + xc;  // at plane z0
+    // the rows beyond the box's first and last row, moved on a plane at a time
+    const T* yl = y_lo.base + (y_lo.parity ? par : 0) + (long long)z0 * y_lo.stride + xc;
     const T* yh = y_hi.base + (y_hi.parity ? par : 0) + (long long)z0 * y_hi.stride + xc;
+    const long long yl_step = y_lo.stride, yh_step = y_hi.stride;
     const T* zl = z_lo.base + (z_lo.parity ? par : 0) + (long long)(y0 + row0) * z_lo.stride + xc;  // at row y0 + row0
     const T* zh = z_hi.base + (z_hi.parity ? par : 0) + (long long)(y0 + row0) * z_hi.stride + xc;
-    T below[Rows], mid[Rows], above[Rows];
+    if (by < BY) {  // a box cut short along y: the row past its last holds the face beyond it
+      const T* src = y_hi.base + (y_hi.parity ? par : 0) + (long long)z0 * y_hi.stride;
+      for (int i = tid; i < bz * nx; i += threads) {
+        const int lz = i / nx, xx = i - lz * nx;
+        box[(lz * BY + by) * W + 1 + xx] = __ldcg(src + lz * y_hi.stride + xx);
+      }
+      __syncthreads();
+    }
+    T below[Rows], mid[Rows], above[Rows], beyond_top[Rows];  // beyond_top: the plane past the box's last
 #pragma unroll
     for (int r = 0; r < Rows; ++r) {
       below[r] = __ldcg(zl + (r < last_row ? r : last_row) * z_lo.stride);
+      beyond_top[r] = __ldcg(zh + (r < last_row ? r : last_row) * z_hi.stride);
       mid[r] = mine[r * W];
     }
+    const T* rd = mine;  // plane `first` of the group being computed
+    T* wr = own;         // and written
     // Group planes: computed into registers, then (after a barrier) written in place.
     auto group = [&](int first, auto checked) {
       T nv[Group][Rows];
@@ -161,21 +184,20 @@ __global__ void __launch_bounds__(MaxThreads, 1)
       for (int j = 0; j < Group; ++j) {
         const int lz = first + j;
         if (decltype(checked)::value && lz >= bz) break;
-        const T* plane = mine + lz * PS;
-        if (lz + 1 < bz) {
+        const T* plane = rd + j * PS;
+        const bool top = lz + 1 == bz;
 #pragma unroll
-          for (int r = 0; r < Rows; ++r) above[r] = plane[PS + r * W];
-        } else {  // the box's last plane: the plane beyond it is a face
-#pragma unroll
-          for (int r = 0; r < Rows; ++r) above[r] = __ldcg(zh + (r < last_row ? r : last_row) * z_hi.stride);
-        }
-        const T ym = row0 == 0 ? __ldcg(yl + lz * y_lo.stride) : plane[-W];
-        const T yp = reads_hi_face ? __ldcg(yh + lz * y_hi.stride) : row0 + Rows < BY ? plane[Rows * W] : T(0);
+        for (int r = 0; r < Rows; ++r) above[r] = top ? beyond_top[r] : plane[PS + r * W];
+        const T ym = row0 == 0 ? __ldcg(yl) : plane[-W];
+        // the row past this thread's last: in the box (a box cut short holds the face
+        // beyond its last row in that row: see the step's start), else the face beyond
+        const T yp = row0 + Rows < BY ? plane[Rows * W] : __ldcg(yh);
+        yl += yl_step, yh += yh_step;
 #pragma unroll
         for (int r = 0; r < Rows; ++r) {
           const T* c = plane + r * W;
           const T up = r == 0 ? ym : mid[r - 1];
-          const T dn = r == last_r || r == Rows - 1 ? yp : mid[r + 1 < Rows ? r + 1 : r];
+          const T dn = r == Rows - 1 ? yp : mid[r + 1 < Rows ? r + 1 : r];
           T s{};
           tessera::detail::static_for<vs::size>([&](auto k) {
             constexpr int K = decltype(k)::value;
@@ -201,22 +223,39 @@ __global__ void __launch_bounds__(MaxThreads, 1)
       for (int j = 0; j < Group; ++j) {
         const int lz = first + j;
         if (decltype(checked)::value && lz >= bz) break;
-        T* row = cell(row0, lz);
-        const bool edge_plane = lz == 0 || lz == bz - 1;
+        T* row = wr + j * PS;
 #pragma unroll
-        for (int r = 0; r < Rows; ++r, row += W) {
-          if (!(valid_rows >> r & 1u)) continue;
-          row[x] = nv[j][r];
-          if (writes_ghost) {
-            if (x == x_lo_from) row[-1] = nv[j][r];
-            if (x == x_hi_from) row[nx] = nv[j][r];
+        for (int r = 0; r < Rows; ++r)
+          if (valid_rows >> r & 1u) row[r * W] = nv[j][r];
+        // the box's first and last row to the face buffer (the next step's parity)
+        if (publishes_rows) {
+          const int at = (t & 1 ? 0 : Fi) + rows_base + lz * row_stride_i;
+#pragma unroll
+          for (int r = 0; r < Rows; ++r) {
+            if (r == 0 && row0 == 0) a.faces[at + rows_first_i] = nv[j][0];
+            if (r == last_r) a.faces[at + rows_last_i] = nv[j][r];
           }
-          if (edge_plane || (edge_rows >> r & 1u)) publish(x, row0 + r, lz, nv[j][r], next);
+        }
+        // the box's first and last plane
+        if (x_in && (lz == 0 || lz == bz - 1)) {
+          const int at = (t & 1 ? 0 : Fi) + planes_base + (lz == 0 ? planes_first_i : planes_last_i);
+#pragma unroll
+          for (int r = 0; r < Rows; ++r)
+            if (valid_rows >> r & 1u) a.faces[at + r * nx] = nv[j][r];
+        }
+        // the x-neighbours beyond a periodic or Neumann face follow the column they map to
+        if (writes_ghost) {
+#pragma unroll
+          for (int r = 0; r < Rows; ++r) {
+            if (!(valid_rows >> r & 1u)) continue;
+            if (x == x_lo_from) row[r * W - x - 1] = nv[j][r];
+            if (x == x_hi_from) row[r * W - x + nx] = nv[j][r];
+          }
         }
       }
     };
     int first = 0;
-    for (; first + Group <= bz; first += Group) group(first, std::false_type{});
+    for (; first + Group <= bz; first += Group, rd += Group * PS, wr += Group * PS) group(first, std::false_type{});
     if (first < bz) group(first, std::true_type{});
     __syncthreads();
     grid.sync();  // every box's faces of the next step are published
@@ -267,6 +306,9 @@ void launch_fused_steps(persistent<>, sweep_of<S, T, Tile>, const launch_plan& p
       a.beyond[v][side].at = map_coordinate(side == 0 ? -1 : p.n[v], p.n[v], rules, v, fixed);
       a.beyond[v][side].fixed = fixed;
     }
+  if (2 * a.layout.per_parity() >= (1LL << 31))
+    throw unsupported_error("tessera: " + policy + " on " + shape_name<S>() + ": the face buffer would hold 2^31 "
+                            "elements or more, which the pass indexes in 32 bits; use cuda::temporal_blocking");
   const std::size_t face_bytes = static_cast<std::size_t>(2 * a.layout.per_parity()) * sizeof(T);
   void* faces = nullptr;
   if (const cudaError_t e = cudaMallocFromPoolAsync(&faces, face_bytes, detail::scratch_pool(), stream);
