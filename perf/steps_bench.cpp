@@ -199,6 +199,14 @@ void run_fused_case(const options& opt, const ts::extents<Rank>& e, double copy_
     r.policy = std::string(periodic ? "fused:periodic " : "fused:dirichlet ") + P::name();
     if constexpr (!std::is_same_v<P, cu::automatic>) r.policy += tile_arguments(policy);
     r.note = std::to_string(steps) + " steps, " + std::to_string(k) + " per pass; x floor";
+    if constexpr (!std::is_same_v<P, cu::automatic>) {  // a grid a strategy does not hold: say so, time nothing
+      const auto plan = P::template plan_steps<S, T>(e, cu::current_device_limits(), k);
+      if (!plan.ok()) {
+        r.note = "refused: " + plan.reason;
+        out.push_back(r);
+        return;
+      }
+    }
     const auto got = c0.run(policy, c0.u, c0.scratch, steps, io);
     const auto c = ts::compare(got, want);
     if (!c.passed(ts::default_tolerance<T>() * 10)) {
@@ -285,8 +293,14 @@ void run_fused_user_case(const options& opt, double copy_gbs, std::vector<result
         return;
       ts::extents<S::rank> e{};
       for (int d = 0; d < S::rank; ++d) e[d] = static_cast<ts::index_t>(c.n[d]);
-      if (c.is_double) run_fused_case<S, double, cu::temporal_blocking<>>(opt, e, copy_gbs, rs, agree);
-      else run_fused_case<S, float, cu::temporal_blocking<>>(opt, e, copy_gbs, rs, agree);
+      // persistent beside temporal blocking where it has a kernel (it says when the grid does not fit)
+      if constexpr (cu::persistent<>::has_kernel<S>) {
+        if (c.is_double) run_fused_case<S, double, cu::temporal_blocking<>, cu::persistent<>>(opt, e, copy_gbs, rs, agree);
+        else run_fused_case<S, float, cu::temporal_blocking<>, cu::persistent<>>(opt, e, copy_gbs, rs, agree);
+      } else {
+        if (c.is_double) run_fused_case<S, double, cu::temporal_blocking<>>(opt, e, copy_gbs, rs, agree);
+        else run_fused_case<S, float, cu::temporal_blocking<>>(opt, e, copy_gbs, rs, agree);
+      }
     }
   };
 #define TESSERA_BENCH_TRY_SHAPE(unused, ...) try_shape.template operator()<__VA_ARGS__>();

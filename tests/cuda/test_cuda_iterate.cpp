@@ -176,6 +176,40 @@ TEST_CASE("persistent steps: the launch is recorded, and what does not fit is re
   CHECK(msg.find("does not fit on chip") != std::string::npos);
 }
 
+TEST_CASE("persistent steps: a box of a larger view (a rank's grown block) reads its ghosts from the view and writes only the box") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  using P = cu::persistent<>;
+  const auto st = bounded_stencil<ts::star<3, 1>, float>(71, true);
+  const ts::extents<3> whole{30, 41, 75}, count{21, 30, 50};
+  const ts::array<ts::index_t, 3> first{-1, 4, 3};  // the box reaches one plane into the ghost layer
+  ts::View<float, 3> a0("a0", whole, 2), b0("b0", whole, 2);
+  fill_random(a0, 72);
+  ts::deep_copy(b0, a0);  // the same ring of ghosts around the box in both views
+  const int steps = 7;
+  // reference: 7 sweeps on the host, each view keeping its own ghosts (no conditions)
+  auto ha = snapshot(a0), hb = snapshot(b0);
+  const auto href = ts::iterate(ts::host::serial{}, st, ha.box(first, count, 1), hb.box(first, count, 1), steps,
+                                ts::iterate_options<float, 3, ts::HostSpace>{});
+  REQUIRE(steps % 2 == 1);  // the host's result lands in hb's box
+  auto da = on_space<float, 3, ts::CudaSpace>(a0, "field_a"), db = on_space<float, 3, ts::CudaSpace>(b0, "field_b");
+  cu::sweep_steps(P{}, st, da.box(first, count, 1), db.box(first, count, 1), steps,
+                  std::optional<ts::boundary_conditions<3>>{});
+  cu::synchronize();
+  CHECK(cu::last_launch().plan.strategy == "persistent");
+  const auto got = snapshot(db);
+  // inside the box the host's result, everywhere else (ghosts included) b0 as it was
+  double worst_in = 0, worst_out = 0;
+  for_each_point<3>(whole, 2, [&](ts::index_t z, ts::index_t y, ts::index_t x) {
+    const bool in = z >= first[0] && z < first[0] + count[0] && y >= first[1] && y < first[1] + count[1] &&
+                    x >= first[2] && x < first[2] + count[2];
+    const double want = in ? hb(z, y, x) : b0(z, y, x), d = std::abs(got(z, y, x) - want) / std::max(1.0, std::abs(want));
+    (in ? worst_in : worst_out) = std::max(in ? worst_in : worst_out, std::isfinite(d) ? d : 1e300);
+  });
+  CHECK(href.data() == hb.box(first, count, 1).data());
+  CHECK(worst_in <= 2e-5);
+  CHECK(worst_out == 0);
+}
+
 TEST_CASE("fused steps: a Neumann face refuses several steps of unmirrored coefficients by name") {
   TESSERA_REQUIRE_CUDA_DEVICE();
   ts::View<double, 2, ts::CudaSpace> a("field_a", ts::extents<2>{9, 9}, 1), b("field_b", a.layout());
@@ -204,6 +238,43 @@ TEST_CASE("fused steps: automatic fuses the cases its fusion table measured fast
   const int k = cu::fused_steps(cu::automatic{}, five, ts::extents<2>{8192, 8192}, dirichlet);
   if (cu::current_device_limits().name == "NVIDIA H100 80GB HBM3") CHECK(k > 1);
   CHECK(k == cu::fusion_choice(cu::current_device_limits(), five, ts::extents<2>{8192, 8192}, dirichlet));
+}
+
+TEST_CASE("fused steps: automatic runs its passes with the strategy its fusion row names (persistent where it leads)") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  const auto& lim = cu::current_device_limits();
+  INFO("device ", lim.name);
+  // fp32 64^3 and fp64 128^3: on an H200 persistent's rows lead (the whole pass a launch);
+  // elsewhere whatever the table says. The results are the sweep-a-step results either way.
+  for (const auto c : {boundary_case::dirichlet, boundary_case::periodic, boundary_case::mixed}) {
+    check_fused_iterate<cu::automatic, ts::CudaSpace, ts::star<3, 1>, float>(ts::extents<3>{64, 64, 64}, 12, c, 81);
+    check_fused_iterate<cu::automatic, ts::CudaSpace, ts::star<3, 1>, double>(ts::extents<3>{128, 128, 128}, 5, c, 82);
+  }
+  // the launch is the pick's strategy
+  const auto check_launch = [&]<class T>(const ts::extents<3>& e, T) {
+    const ts::stencil<ts::star<3, 1>, T> seven(ts::star<3, 1>{}, {T(0.4), T(0.1), T(0.1), T(0.1), T(0.1), T(0.1), T(0.1)});
+    const auto bc = std::optional(ts::boundary_conditions<3>::uniform(ts::boundary::dirichlet(0)));
+    const auto pick = cu::fusion_pick(lim, seven, e, bc);
+    CHECK(cu::fused_steps(cu::automatic{}, seven, e, bc) == pick.steps);
+    ts::View<T, 3> h("h", e, 1);
+    fill_random(h, 83);
+    auto u = on_space<T, 3, ts::CudaSpace>(h, "u"), s = on_space<T, 3, ts::CudaSpace>(h, "s");
+    ts::iterate_options<T, 3, ts::CudaSpace> o;
+    o.boundary = bc;
+    ts::iterate(cu::automatic{}, seven, u, s, 6, o);
+    cu::synchronize();
+    std::string expected;
+    if (pick.steps > 0)
+      cu::with_fuser(pick.fuser, [&](auto policy) {
+        expected = decltype(policy)::template plan_steps<ts::star<3, 1>, T>(e, lim, std::min(pick.steps, 6)).strategy;
+      });
+    INFO(e.to_string(), sizeof(T) == 8 ? " double" : " float", ": pick ", pick.steps, " steps with ", cu::fuser_name(pick.fuser));
+    if (pick.steps > 0) CHECK(cu::last_launch().plan.strategy == expected);
+    if (lim.name.find("H200") != std::string::npos && e[0] <= 128) CHECK(expected == "persistent");
+  };
+  check_launch(ts::extents<3>{64, 64, 64}, 0.f);
+  check_launch(ts::extents<3>{128, 128, 128}, 0.0);
+  check_launch(ts::extents<3>{160, 160, 160}, 0.0);  // does not fit in fp64: the next row's strategy
 }
 
 // Step graphs (tessera/cuda/detail/step_graph.hpp): iterate records blocks of steps as CUDA graphs

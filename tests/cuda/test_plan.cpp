@@ -890,28 +890,41 @@ TEST_CASE("edge rules: several steps fuse under a Neumann face only with coeffic
 TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row measured faster") {
   const std::string header =
       "architecture,multiprocessors,bandwidth_tbs,shape_class,rank,radius,precision,points_log2,steps,steps_refilled,"
-      "note\n";
+      "policy,note\n";
   const auto t = cu::parse_fusion_table(header +
-                                            "# comment\nsm_90,132,3.35,star,3,1,float,27,4,,\"note, with comma\"\n"
-                                            "sm_90,132,3.35,star,3,1,float,20,1\nsm_90,132,3.35,box,3,1,float,20,1,1,n\n",
+                                            "# comment\nsm_90,132,3.35,star,3,1,float,27,4,,,\"note, with comma\"\n"
+                                            "sm_90,132,3.35,star,3,1,float,20,1\nsm_90,132,3.35,box,3,1,float,20,1,1\n"
+                                            "sm_90,132,3.35,star,3,1,float,20,4096,,cuda:persistent,n\n",
                                         "t");
-  REQUIRE(t.size() == 3);
+  REQUIRE(t.size() == 4);
   CHECK(t[0].steps == 4);
   CHECK_FALSE(t[0].steps_refilled.has_value());  // empty: as steps
   CHECK_FALSE(t[1].steps_refilled.has_value());  // no column: as steps
   CHECK(t[2].steps_refilled == 1);
+  // the policy column: empty is the first fuser (temporal blocking), a name picks that fuser
+  CHECK(cu::fuser_name(t[0].fuser) == cu::temporal_blocking<>::name());
+  CHECK(cu::fuser_name(t[3].fuser) == cu::persistent<>::name());
+  CHECK(t[3].steps == 4096);
   const cu::device_class x{90, 132, 3.35};
   CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(x, 512.0 * 512 * 512)) == 4);
   CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(x, 64.0 * 64 * 64)) == 1);  // nearest: 2^20
   CHECK_FALSE(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, double>(x, 1e8)).has_value());
-  for (const std::string bad : {"sm_90,132,3.35,star,3,1,float,27,0", "sm_90,132,3.35,star,3,1,float,27,17",
+  for (const std::string bad : {"sm_90,132,3.35,star,3,1,float,27,0", "sm_90,132,3.35,star,3,1,float,27,4097",
                                 "sm_90,132,3.35,star,3,1,float,27,4x", "sm_90,132,3.35,star,3,1,float,27,",
                                 "sm_90,132,3.35,star,3,1,float,27", "sm_90,132,3.35,star,3,1,float,27,4,\"a note\"",
-                                "sm_90,132,3.35,star,3,1,float,27,4,-1", "sm_90,132,3.35,star,3,1,float,27,4,17,n"}) {
+                                "sm_90,132,3.35,star,3,1,float,27,4,-1", "sm_90,132,3.35,star,3,1,float,27,4,4097,,n",
+                                "sm_90,132,3.35,star,3,1,float,27,4,,\"a note\""}) {
     CAPTURE(bad);
     const auto msg = ts::test::message_of<ts::invalid_argument_error>(
         [&] { cu::parse_fusion_table(header + bad + "\n", "f.csv"); });
     CHECK(contains(msg, "f.csv:2:"));
+  }
+  {  // a policy that is not a fuser is refused, naming those that are
+    const auto msg = ts::test::message_of<ts::invalid_argument_error>(
+        [&] { cu::parse_fusion_table(header + "sm_90,132,3.35,star,3,1,float,27,4,,cuda:naive,n\n", "f.csv"); });
+    CHECK(contains(msg, "unknown policy 'cuda:naive'"));
+    CHECK(contains(msg, cu::persistent<>::name()));
+    CHECK(contains(msg, cu::temporal_blocking<>::name()));
   }
   // the shipped table parses, and automatic follows it within what temporal_blocking may fuse
   CHECK_FALSE(cu::builtin_fusion_table().empty());
@@ -931,14 +944,14 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
   CHECK(fused_512_double(cu::class_of(lim)) == 4);
   CHECK(fused_512_double(h200_class) == 2);
   // fp32 3D on an H200 by size: 192^3, 256^3 and 512^3 fuse 4 steps (192^3 its own row),
-  // 160^3 and 128^3 sweep a step
+  // 128^3 sweeps a step, 160^3's first row is persistent's (whole passes on chip)
   const auto fused_float = [&](double n) {
     return cu::lookup(cu::builtin_fusion_table(), cu::make_tuning_key<ts::star<3, 1>, float>(h200_class, n * n * n));
   };
   CHECK(fused_float(192) == 4);
   CHECK(fused_float(256) == 4);
   CHECK(fused_float(512) == 4);
-  CHECK(fused_float(160) == 1);
+  CHECK(fused_float(160) == 4096);
   CHECK(fused_float(128) == 1);
   // ... but where periodic or Neumann faces would add a fill to every step, 160^3 runs a
   // fused pass a step (no fill), and 128^3 (where step graphs make the fill cheap) does not
@@ -952,7 +965,8 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
   CHECK(cu::fusion_choice(h200, seven_f, e160, faces(ts::boundary::neumann())) == 1);
   CHECK(cu::fusion_choice(h200, seven_f, e160, std::optional(bc3::uniform(ts::boundary::dirichlet(0))
                                                                  .set(2, ts::boundary::periodic(), ts::boundary::periodic()))) == 1);
-  CHECK(cu::fusion_choice(h200, seven_f, e160, faces(ts::boundary::dirichlet(0))) == 0);  // ghosts filled once
+  CHECK(cu::fusion_choice(h200, seven_f, e160, faces(ts::boundary::dirichlet(0))) ==
+        cu::persistent<>::tile<ts::star<3, 1>>::steps);  // persistent's row: the whole pass on chip
   CHECK(cu::fusion_choice(h200, seven_f, e160, std::nullopt) == 0);
   CHECK(cu::fusion_choice(h200, seven_f, e128, faces(ts::boundary::periodic())) == 0);
   CHECK(cu::fusion_choice(h200, seven_f, ts::extents<3>{192, 192, 192}, faces(ts::boundary::periodic())) == 4);
@@ -975,6 +989,49 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
   ts::stencil<ts::star<3, 1>, double> seven(ts::star<3, 1>{}, {-6., 1., 1., 1., 1., 1., 1.});
   CHECK(cu::fusion_choice(lim, seven, ts::extents<3>{512, 512, 512},
                           std::optional(ts::boundary_conditions<3>::uniform(ts::boundary::dirichlet(0)))) == 2);
+  // ... and fuses with persistent where its row leads and the grid fits on chip (fp64 128^3,
+  // fp32 64^3 on an H200): the whole pass a launch; a grid that does not fit takes the next
+  // row of its size (fp64 150^3: temporal blocking's 2 steps), and a device without
+  // cooperative launches never runs persistent
+  const auto dirichlet3 = std::optional(ts::boundary_conditions<3>::uniform(ts::boundary::dirichlet(0)));
+  const auto persistent_index = ts::list_index_v<cu::persistent<>, cu::automatic_fusers>;
+  const auto tb_index = ts::list_index_v<cu::temporal_blocking<>, cu::automatic_fusers>;
+  const auto pick128 = cu::fusion_pick(lim, seven, ts::extents<3>{128, 128, 128}, dirichlet3);
+  CHECK(pick128.fuser == persistent_index);
+  CHECK(pick128.steps == cu::persistent<>::tile<ts::star<3, 1>>::steps);
+  CHECK(cu::fusion_pick(lim, seven, ts::extents<3>{128, 128, 128}, faces(ts::boundary::periodic())).fuser ==
+        persistent_index);  // its pass applies the faces' rules itself
+  // rows of 600 columns do not fit (a thread a column, 384 a block): 64 x 64 x 600 is of
+  // 128^3's size, whose next row fuses 2 steps with temporal blocking
+  REQUIRE_FALSE(cu::persistent<>::plan_steps<ts::star<3, 1>, double>(ts::extents<3>{64, 64, 600}, lim, 100).ok());
+  const auto pick_long = cu::fusion_pick(lim, seven, ts::extents<3>{64, 64, 600}, dirichlet3);
+  CHECK(pick_long.fuser == tb_index);
+  CHECK(pick_long.steps == 2);
+  // 146^3 fits, but its own size's row (temporal blocking, 4 steps) leads there
+  REQUIRE(cu::persistent<>::plan_steps<ts::star<3, 1>, double>(ts::extents<3>{146, 146, 146}, lim, 100).ok());
+  const auto pick146 = cu::fusion_pick(lim, seven, ts::extents<3>{146, 146, 146}, dirichlet3);
+  CHECK(pick146.fuser == tb_index);
+  CHECK(pick146.steps == 4);
+  const auto pick64 = cu::fusion_pick(lim, seven_f, ts::extents<3>{64, 64, 64}, dirichlet3);
+  CHECK(pick64.fuser == persistent_index);
+  CHECK(pick64.steps > 1);
+  CHECK(cu::fusion_pick(lim, seven_f, ts::extents<3>{16, 16, 1000}, dirichlet3).steps == 0);  // rows too long: a sweep a step
+  // unmirrored coefficients under a Neumann face: one step a pass is exact, persistent's row says fuse, so a sweep a step
+  ts::stencil<ts::star<3, 1>, float> lopsided(ts::star<3, 1>{}, {-6.f, 1.f, 2.f, 1.f, 1.f, 1.f, 1.f});
+  CHECK(cu::fusion_pick(lim, lopsided, ts::extents<3>{64, 64, 64}, faces(ts::boundary::neumann())).steps == 0);
+  auto no_cooperative = lim;
+  no_cooperative.cooperative_launch = false;
+  CHECK(cu::fusion_pick(no_cooperative, seven_f, ts::extents<3>{64, 64, 64}, dirichlet3).steps == 0);
+  // fp32 160^3: persistent with Dirichlet faces; its row hands periodic faces to the next (a pass a step)
+  CHECK(cu::fusion_pick(lim, seven_f, ts::extents<3>{160, 160, 160}, dirichlet3).fuser == persistent_index);
+  const auto pick160p = cu::fusion_pick(lim, seven_f, ts::extents<3>{160, 160, 160}, faces(ts::boundary::periodic()));
+  CHECK(pick160p.fuser == tb_index);
+  CHECK(pick160p.steps == 1);
+  const auto pick128_nc = cu::fusion_pick(no_cooperative, seven, ts::extents<3>{128, 128, 128}, dirichlet3);
+  CHECK(pick128_nc.fuser == tb_index);
+  CHECK(pick128_nc.steps == 2);
+  CHECK(contains(cu::persistent<>::plan_steps<ts::star<3, 1>, float>(ts::extents<3>{64, 64, 64}, no_cooperative, 10).reason,
+                 "cooperative"));
   ts::stencil<ts::star<2, 2>, float> nine(ts::star<2, 2>{}, {-5.f, 1.f, 1.f, 1.f, 1.f, 0.25f, 0.25f, 0.25f, 0.25f});
   REQUIRE_FALSE(cu::lookup(cu::builtin_fusion_table(), cu::make_tuning_key<ts::star<2, 2>, float>(cu::class_of(lim), 8192.0 * 8192)));
   CHECK(cu::fusion_choice(lim, nine, ts::extents<2>{8192, 8192}, dirichlet) == 0);  // no row: a sweep a step

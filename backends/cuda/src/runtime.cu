@@ -75,6 +75,7 @@ const device_limits& current_device_limits() {
     l->shared_per_multiprocessor = p.sharedMemPerMultiprocessor;
     l->reserved_shared_per_block = p.reservedSharedMemPerBlock;
     l->registers_per_multiprocessor = p.regsPerMultiprocessor;
+    l->cooperative_launch = p.cooperativeLaunch != 0;
     cache[dev] = std::move(l);
   }
   return *cache[dev];

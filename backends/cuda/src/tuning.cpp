@@ -19,6 +19,12 @@ std::string candidate_name(candidate c) {
   return name;
 }
 
+std::string fuser_name(std::size_t i) {
+  std::string name = "?";
+  with_fuser(i, [&](auto policy) { name = decltype(policy)::name(); });
+  return name;
+}
+
 std::optional<candidate> candidate_from_name(std::string_view name) {
   for (candidate c : all_candidates)
     if (candidate_name(c) == name) return c;
@@ -148,17 +154,30 @@ std::vector<fusion_entry> parse_fusion_table(std::string_view text, const std::s
   for_each_row(text, origin, "steps", [&](const std::vector<std::string>& f, const std::string& where) {
     fusion_entry e;
     e.key = parse_key(f, where);
+    constexpr int most = 4096;  // cuda::persistent's longest pass; each strategy's plan bounds its own
     const auto steps = whole_int(f[8]);
-    if (!steps || *steps < 1 || *steps > 16)
-      throw invalid_argument_error(where + "steps must be an integer from 1 to 16, got '" + f[8] + "'");
+    if (!steps || *steps < 1 || *steps > most)
+      throw invalid_argument_error(where + "steps must be an integer from 1 to 4096, got '" + f[8] + "'");
     e.steps = *steps;
     if (f.size() > 9 && !f[9].empty()) {
       const auto refilled = whole_int(f[9]);
-      if (!refilled || *refilled < 0 || *refilled > 16)
-        throw invalid_argument_error(where + "steps_refilled must be empty or an integer from 0 to 16 (the column "
-                                             "after steps, before the note), got '" +
+      if (!refilled || *refilled < 0 || *refilled > most)
+        throw invalid_argument_error(where + "steps_refilled must be empty or an integer from 0 to 4096 (the column "
+                                             "after steps, before the policy), got '" +
                                      f[9] + "'");
       e.steps_refilled = *refilled;
+    }
+    if (f.size() > 10 && !f[10].empty()) {
+      std::optional<std::size_t> found;
+      std::string names;
+      for (std::size_t i = 0; i < automatic_fusers::size; ++i) {
+        if (fuser_name(i) == f[10]) found = i;
+        names += (i ? ", " : "") + fuser_name(i);
+      }
+      if (!found)
+        throw invalid_argument_error(where + "unknown policy '" + f[10] + "' for fused passes (the column after "
+                                             "steps_refilled: empty for " + fuser_name(0) + ", or one of " + names + ")");
+      e.fuser = *found;
     }
     rows.push_back(e);
   });
@@ -187,9 +206,17 @@ std::optional<int> lookup(const std::vector<fusion_entry>& table, const tuning_k
   return std::nullopt;
 }
 
-std::optional<fusion_entry> fusion_row(const std::vector<fusion_entry>& table, const tuning_key& key) {
-  if (const auto* e = nearest(table, key)) return *e;
-  return std::nullopt;
+std::vector<fusion_entry> fusion_rows(const std::vector<fusion_entry>& table, const tuning_key& key) {
+  std::vector<fusion_entry> rows;
+  const auto* n = nearest(table, key);
+  if (!n) return rows;
+  const auto same_class = [](const device_class& a, const device_class& b) {
+    return a.sm == b.sm && a.multiprocessors == b.multiprocessors && a.bandwidth_tbs == b.bandwidth_tbs;
+  };
+  for (const auto& e : table)  // the nearest row's device class and size
+    if (e.key.same_case(key) && same_class(e.key.device, n->key.device) && e.key.points_log2 == n->key.points_log2)
+      rows.push_back(e);
+  return rows;
 }
 
 std::string device_class::to_string() const {

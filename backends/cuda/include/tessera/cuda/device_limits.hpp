@@ -17,6 +17,7 @@ struct device_limits {
   int compute_major = 0;  // 9 on Hopper: programmatic dependent launch (runtime.hpp)
   int compute_minor = 0;
   double memory_bandwidth_tbs = 0;  // peak, from the memory clock and bus width (0: unknown)
+  bool cooperative_launch = true;   // grid-wide barriers (cuda::persistent); every sm_60+ GPU but some virtualised ones
   // What one SM holds at once (the driver's attributes; these defaults are sm_80's and sm_90's):
   // the bounds a plan's estimate of resident blocks starts from.
   int max_threads_per_multiprocessor = 2048;          // 1536 on sm_86/sm_89, 1024 on sm_75

@@ -33,7 +33,10 @@
 //                                                         // the choice cannot run on the views;
 //                                                         // the last is the last resort (and
 //                                                         // runs what needs no marching axis)
-//     static constexpr bool automatic_fuses;              // iterate's fused passes (sweep_steps.hpp)
+//     static constexpr bool automatic_fuses;              // may run iterate's fused passes: the
+//                                                         // fusion table names it by policy
+//                                                         // name (the first listed: rows that
+//                                                         // name none; sweep_steps.hpp)
 //   };
 //
 // plus its kernels and launcher in strategies/<name>/kernels.cuh (nvcc only):

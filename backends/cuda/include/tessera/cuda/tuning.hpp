@@ -1,7 +1,8 @@
 #pragma once
 // The tuning tables behind cuda::automatic, keyed by architecture as CUB's policies are:
 // for a (device class, shape class, rank, radius, precision, grid size) the table names the
-// fastest candidate strategy (table.csv) and how many time steps iterate fuses (fusion.csv),
+// fastest candidate strategy (table.csv) and how many time steps iterate fuses, and with
+// which strategy (fusion.csv),
 // as measured by tessera-bench on a device of that class. A device class is a compute
 // capability, an SM count and a memory bandwidth; a device the tables never measured takes
 // the rows of the nearest class (the same major architecture first, then the nearest compute
@@ -103,16 +104,25 @@ std::optional<candidate> lookup(const std::vector<tuning_entry>& table, const tu
 /// a face's ghosts must be refilled every step (periodic, Neumann), the choice there when
 /// it differs: 0 a sweep and a fill a step, k >= 1 passes of k steps with the faces' rules
 /// inside them and no fill (a sweep a step pays a fill a step that a pass does not).
+/// The row names the strategy of its passes (one of automatic_fusers; none: the first).
+/// Several rows may share a case and size: the first whose strategy can run the pass on
+/// the caller's grid and device applies (fusion_rows), so a strategy that holds only some
+/// grids (cuda::persistent: those that fit on chip) leads, and the next row stands in.
 struct fusion_entry {
   tuning_key key;
   int steps = 1;
   std::optional<int> steps_refilled;  ///< none: as steps
+  std::size_t fuser = 0;              ///< index into automatic_fusers
 };
 
+/// The policy name of automatic_fusers' i-th strategy ("cuda:temporal-blocking").
+std::string fuser_name(std::size_t i);
+
 /// Parses fusion-table text: a header line, then
-///   architecture,multiprocessors,bandwidth_tbs,shape_class,rank,radius,precision,points_log2,steps[,steps_refilled[,note]]
-/// ('#' starts a comment line; steps from 1 to 16, steps_refilled empty or 0 to 16).
-/// Throws invalid_argument_error naming the line.
+///   architecture,multiprocessors,bandwidth_tbs,shape_class,rank,radius,precision,points_log2,steps[,steps_refilled[,policy[,note]]]
+/// ('#' starts a comment line; steps from 1 to 4096 (the strategy's compiled pass bounds
+/// them further), steps_refilled empty or 0 to 4096, policy empty or the name of one of
+/// automatic_fusers). Throws invalid_argument_error naming the line.
 std::vector<fusion_entry> parse_fusion_table(std::string_view text, const std::string& origin);
 
 /// The fusion table compiled into the library.
@@ -122,8 +132,9 @@ const std::vector<fusion_entry>& builtin_fusion_table();
 /// and grid size; none if the case has no row.
 std::optional<int> lookup(const std::vector<fusion_entry>& table, const tuning_key& key);
 
-/// That row whole (steps and steps_refilled); none if the case has no row.
-std::optional<fusion_entry> fusion_row(const std::vector<fusion_entry>& table, const tuning_key& key);
+/// The rows of key's case at the nearest device class and grid size, in the table's order
+/// (empty if the case has no row): the first whose strategy can run the pass applies.
+std::vector<fusion_entry> fusion_rows(const std::vector<fusion_entry>& table, const tuning_key& key);
 
 /// Choices made by the on-first-use tuner in this process, keyed by device, shape,
 /// precision and extents: "cuda:shared-streaming" etc. For tests and reports.

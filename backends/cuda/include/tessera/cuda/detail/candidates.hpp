@@ -4,7 +4,7 @@
 // policies' names; a new strategy joins by saying so in its own header. So do automatic's
 // roles (strategy.hpp): the default for cases no table row knows, the default for point
 // functions and the point functions another strategy claims, the fallbacks in order, and
-// the strategy of fused passes; each is derived here
+// the strategies of fused passes (the fusion table names one a row); each is derived here
 // from the traits the units declare, so no other file names a strategy for them.
 #include <array>
 #include <cstddef>
@@ -37,7 +37,7 @@ constexpr int automatic_fallback_of() {
 template <class List>
 struct the_one {
   static_assert(List::size == 1, "tessera::cuda: exactly one listed strategy must declare each of cuda::automatic's "
-                                 "roles (automatic_default, automatic_point_default, automatic_fuses; strategy.hpp)");
+                                 "roles (automatic_default, automatic_point_default; strategy.hpp)");
   using type = type_at_t<0, List>;
 };
 }  // namespace detail
@@ -87,9 +87,19 @@ constexpr bool automatic_point_claim(std::size_t cells) {
     return false;
 }
 
-/// The strategy of cuda::automatic's fused passes (iterate: sweep_steps.hpp).
-using automatic_fusing_strategy =
-    typename detail::the_one<filter_types_t<detail::is_automatic_fuser, strategies>>::type;
+/// The strategies cuda::automatic may run iterate's fused passes with (sweep_steps.hpp), in
+/// the list's order: the fusion table's rows name one each (fusion.csv's policy column).
+using automatic_fusers = filter_types_t<detail::is_automatic_fuser, strategies>;
+static_assert(automatic_fusers::size > 0, "tessera::cuda: cuda::automatic needs a strategy of fused passes: a "
+                                          "listed strategy that declares automatic_fuses (strategy.hpp)");
+/// The fuser of a fusion-table row that names none: the first listed.
+using automatic_fusing_strategy = type_at_t<0, automatic_fusers>;
+
+/// Calls f with the policy value (default tiles) of automatic_fusers' i-th strategy.
+template <class F>
+void with_fuser(std::size_t i, F&& f) {
+  visit_type_at(automatic_fusers{}, i, f);
+}
 
 /// One of cuda::automatic's candidates: its position in automatic_candidates.
 class candidate {

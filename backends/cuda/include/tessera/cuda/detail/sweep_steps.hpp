@@ -17,7 +17,8 @@
 //
 // The strategies with a fused pass (has_fused_steps_v) have them, and
 // cuda::automatic, which fuses what its fusion table (backends/cuda/tuning/fusion.csv)
-// measured to be faster than a sweep a step (under faces whose ghosts a sweep a step would
+// measured to be faster than a sweep a step, with the strategy the row names (cuda::
+// temporal_blocking, or cuda::persistent where the grid fits on chip) (under faces whose ghosts a sweep a step would
 // refill every step, the row's steps_refilled, which may be 1: a pass a step), and
 // otherwise answers 0: iterate then sweeps a step at a time. tessera::automatic reaches
 // cuda::automatic's for CudaSpace views.
@@ -46,25 +47,51 @@ int fused_steps(const Policy&, const stencil<S, T>& st, const extents<S::rank>&,
   return several_steps_exact(st, bc) ? Policy::template tile<S>::steps : 1;
 }
 
-/// What cuda::automatic fuses on a device with limits lim: the fusion table's steps for
-/// this device and case (nearest measured size), within what automatic_fusing_strategy
-/// (candidates.hpp) may fuse here; 0 (one sweep a step, the single-sweep choice) where the
-/// table has no row, says 1, or that strategy may fuse only one step. Where a face's ghosts
-/// must be refilled every step (periodic, Neumann: a sweep a step then runs a fill a step),
-/// the row's steps_refilled decides when it has one (1: a pass a step, no fill).
+/// What cuda::automatic fuses: the strategy (an index into automatic_fusers) and the steps
+/// a pass (0: a sweep a step, the single-sweep choice).
+struct fused_choice {
+  std::size_t fuser = 0;
+  int steps = 0;
+};
+
+/// What cuda::automatic fuses on a device with limits lim: of the fusion table's rows for
+/// this device and case (nearest measured size), the first that fuses here and whose
+/// strategy can run the pass on these extents (its plan fits: cuda::persistent's only where
+/// the grid fits on chip), with that row's steps within what the strategy may fuse; a sweep
+/// a step where no row does (none for the case, rows that say 1, a strategy that may fuse
+/// only one step). Where a face's ghosts must be refilled every step (periodic, Neumann: a
+/// sweep a step then runs a fill a step), a row's steps_refilled decides when it has one
+/// (1: a pass a step, no fill; 0: not this row).
+template <class S, class T>
+fused_choice fusion_pick(const device_limits& lim, const stencil<S, T>& st, const extents<S::rank>& e,
+                         const std::type_identity_t<std::optional<boundary_conditions<S::rank>>>& bc) {
+  fused_choice choice;
+  if constexpr (S::rank > 1) {
+    bool decided = false;
+    for (const fusion_entry& row : fusion_rows(builtin_fusion_table(), make_tuning_key<S, T>(class_of(lim), double(e.size())))) {
+      with_fuser(row.fuser, [&](auto policy) {
+        using P = decltype(policy);
+        if constexpr (has_fused_steps_v<P, S>) {
+          const int most = fused_steps(policy, st, e, bc);  // 1 where only a step is exact
+          int k = 0;
+          if (row.steps_refilled && bc && !ghosts_read_are_constant(bc, shape_traits<S>::radius))
+            k = std::min(*row.steps_refilled, most);
+          else
+            k = most > 1 && row.steps > 1 ? std::min(row.steps, most) : 0;
+          if (k >= 1 && P::template plan_steps<S, T>(e, lim, k).ok()) choice = {row.fuser, k}, decided = true;
+        }
+      });
+      if (decided) break;
+    }
+  }
+  return choice;
+}
+
+/// The steps of fusion_pick (0: a sweep a step).
 template <class S, class T>
 int fusion_choice(const device_limits& lim, const stencil<S, T>& st, const extents<S::rank>& e,
                   const std::type_identity_t<std::optional<boundary_conditions<S::rank>>>& bc) {
-  if constexpr (S::rank == 1) {
-    return 0;
-  } else {
-    const auto row = fusion_row(builtin_fusion_table(), make_tuning_key<S, T>(class_of(lim), double(e.size())));
-    if (!row) return 0;
-    const int most = fused_steps(automatic_fusing_strategy{}, st, e, bc);  // 1 where only a step is exact
-    if (row->steps_refilled && bc && !ghosts_read_are_constant(bc, shape_traits<S>::radius))
-      return std::min(*row->steps_refilled, most);
-    return most > 1 && row->steps > 1 ? std::min(row->steps, most) : 0;
-  }
+  return fusion_pick(lim, st, e, bc).steps;
 }
 
 template <class S, class T>
@@ -102,12 +129,15 @@ void sweep_steps(const Policy& policy, const stencil<S, T>& st, const View<T, Ra
     entry::launch_steps(plan, make_sweep_params(st, in, out), steps, make_edge_rules<Rank>(bc, in.ghost()), stream);
 }
 
-/// cuda::automatic's pass: automatic_fusing_strategy with the steps fused_steps chose.
+/// cuda::automatic's pass: the strategy fusion_pick chose for these extents (the one
+/// fused_steps answered for), with `steps` steps.
 template <class S, class T, int Rank, class Space>
 void sweep_steps(const automatic&, const stencil<S, T>& st, const View<T, Rank, Space>& in,
                  const View<T, Rank, Space>& out, int steps, const std::optional<boundary_conditions<Rank>>& bc,
                  cudaStream_t stream = nullptr) {
-  sweep_steps(automatic_fusing_strategy{}, st, in, out, steps, bc, stream);
+  with_fuser(fusion_pick(current_device_limits(), st, in.extents(), bc).fuser, [&](auto policy) {
+    if constexpr (has_fused_steps_v<decltype(policy), S>) sweep_steps(policy, st, in, out, steps, bc, stream);
+  });
 }
 
 /// The customisation points tessera::automatic reaches for CudaSpace views.

@@ -81,6 +81,7 @@ struct persistent : device_policy {
   static std::string name() { return "cuda:persistent"; }
   using strategy = persistent<>;
   static constexpr bool automatic_candidate = false;  // a single sweep gains nothing on chip
+  static constexpr bool automatic_fuses = true;       // where the fusion table's row names it
 
   template <class S>
   using tile = persistent_tile<detail::or_default(Steps, 4096), detail::or_default(RowsPerThread, 8),
@@ -106,6 +107,11 @@ struct persistent : device_policy {
                  " is not one: use cuda::temporal_blocking";
       return p;
     } else {
+      if (!lim.cooperative_launch) {
+        p.reason = lim.name + " does not support cooperative launches (cudaDevAttrCooperativeLaunch), which "
+                   "persistent's grid barrier needs: use cuda::temporal_blocking";
+        return p;
+      }
       if (steps < 1 || steps > t::steps) {
         p.reason = "a pass runs 1 to " + std::to_string(t::steps) + " steps (the compiled tile), not " +
                    std::to_string(steps) + "; run more with cuda::persistent<" + std::to_string(std::max(steps, 1)) + ">";

@@ -153,7 +153,7 @@ __global__ void __launch_bounds__(MaxThreads, 1)
   const int last_row = last_r < Rows - 1 ? last_r : Rows - 1;  // past it, rows read the box's last row's faces
 
   for (int t = 0; t < a.steps; ++t) {
-    const long long par = (t & 1) ? F : 0, next = (t & 1) ? 0 : F;
+    const long long par = (t & 1) ? F : 0;
     // the rows beyond the box's first and last row, moved on a plane at a time
     const T* yl = y_lo.base + (y_lo.parity ? par : 0) + (long long)z0 * y_lo.stride + xc;
     const T* yh = y_hi.base + (y_hi.parity ? par : 0) + (long long)z0 * y_hi.stride + xc;
