@@ -948,28 +948,30 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
   const auto fused_float = [&](double n) {
     return cu::lookup(cu::builtin_fusion_table(), cu::make_tuning_key<ts::star<3, 1>, float>(h200_class, n * n * n));
   };
-  CHECK(fused_float(192) == 4);
+  CHECK(fused_float(192) == 4096);  // persistent first, then temporal blocking
   CHECK(fused_float(256) == 4);
   CHECK(fused_float(512) == 4);
   CHECK(fused_float(160) == 4096);
   CHECK(fused_float(128) == 1);
-  // ... but where periodic or Neumann faces would add a fill to every step, 160^3 runs a
-  // fused pass a step (no fill), and 128^3 (where step graphs make the fill cheap) does not
+  // ... and where periodic or Neumann faces would add a fill to every step, 160^3 runs
+  // persistent's passes (the faces inside them), and 128^3 (where step graphs make the fill
+  // cheap) sweeps a step and fills
   auto h200 = cu::device_limits::h100();
   h200.memory_bandwidth_tbs = 4.8;
   const ts::stencil<ts::star<3, 1>, float> seven_f(ts::star<3, 1>{}, {-6.f, 1.f, 1.f, 1.f, 1.f, 1.f, 1.f});
   using bc3 = ts::boundary_conditions<3>;
   const auto faces = [](ts::boundary b) { return std::optional(bc3::uniform(b)); };
   const ts::extents<3> e160{160, 160, 160}, e128{128, 128, 128};
-  CHECK(cu::fusion_choice(h200, seven_f, e160, faces(ts::boundary::periodic())) == 1);
-  CHECK(cu::fusion_choice(h200, seven_f, e160, faces(ts::boundary::neumann())) == 1);
+  constexpr int whole_pass = cu::persistent<>::tile<ts::star<3, 1>>::steps;
+  CHECK(cu::fusion_choice(h200, seven_f, e160, faces(ts::boundary::periodic())) == whole_pass);
+  CHECK(cu::fusion_choice(h200, seven_f, e160, faces(ts::boundary::neumann())) == whole_pass);
   CHECK(cu::fusion_choice(h200, seven_f, e160, std::optional(bc3::uniform(ts::boundary::dirichlet(0))
-                                                                 .set(2, ts::boundary::periodic(), ts::boundary::periodic()))) == 1);
+                                                                 .set(2, ts::boundary::periodic(), ts::boundary::periodic()))) == whole_pass);
   CHECK(cu::fusion_choice(h200, seven_f, e160, faces(ts::boundary::dirichlet(0))) ==
         cu::persistent<>::tile<ts::star<3, 1>>::steps);  // persistent's row: the whole pass on chip
   CHECK(cu::fusion_choice(h200, seven_f, e160, std::nullopt) == 0);
   CHECK(cu::fusion_choice(h200, seven_f, e128, faces(ts::boundary::periodic())) == 0);
-  CHECK(cu::fusion_choice(h200, seven_f, ts::extents<3>{192, 192, 192}, faces(ts::boundary::periodic())) == 4);
+  CHECK(cu::fusion_choice(h200, seven_f, ts::extents<3>{192, 192, 192}, faces(ts::boundary::periodic())) == whole_pass);
   // an H100 has no such row: its nearest (the 128^3 row) sweeps a step with its fill
   CHECK(cu::fusion_choice(cu::device_limits::h100(), seven_f, e160, faces(ts::boundary::periodic())) == 0);
   const auto box_4096 = [&](const cu::device_class& c) {
@@ -1022,11 +1024,24 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
   auto no_cooperative = lim;
   no_cooperative.cooperative_launch = false;
   CHECK(cu::fusion_pick(no_cooperative, seven_f, ts::extents<3>{64, 64, 64}, dirichlet3).steps == 0);
-  // fp32 160^3: persistent with Dirichlet faces; its row hands periodic faces to the next (a pass a step)
+  // fp32 160^3: persistent under Dirichlet and periodic faces
   CHECK(cu::fusion_pick(lim, seven_f, ts::extents<3>{160, 160, 160}, dirichlet3).fuser == persistent_index);
-  const auto pick160p = cu::fusion_pick(lim, seven_f, ts::extents<3>{160, 160, 160}, faces(ts::boundary::periodic()));
-  CHECK(pick160p.fuser == tb_index);
-  CHECK(pick160p.steps == 1);
+  CHECK(cu::fusion_pick(lim, seven_f, ts::extents<3>{160, 160, 160}, faces(ts::boundary::periodic())).fuser ==
+        persistent_index);
+  {  // a row whose steps_refilled is 0 hands periodic and Neumann faces to the next row of its size
+    const auto table = cu::parse_fusion_table(header +
+                                                  "sm_90,132,4.8,star,3,1,float,22,4096,0,cuda:persistent,n\n"
+                                                  "sm_90,132,4.8,star,3,1,float,22,1,1,,n\n",
+                                              "t");
+    const auto on_dirichlet = cu::fusion_pick(table, lim, seven_f, ts::extents<3>{160, 160, 160}, dirichlet3);
+    CHECK(on_dirichlet.fuser == persistent_index);
+    CHECK(on_dirichlet.steps == whole_pass);
+    const auto on_periodic = cu::fusion_pick(table, lim, seven_f, ts::extents<3>{160, 160, 160}, faces(ts::boundary::periodic()));
+    CHECK(on_periodic.fuser == tb_index);
+    CHECK(on_periodic.steps == 1);
+    // no conditions: neither row fuses (each view keeps its own ghosts), so a sweep a step
+    CHECK(cu::fusion_pick(table, lim, seven_f, ts::extents<3>{160, 160, 160}, std::nullopt).steps == 0);
+  }
   const auto pick128_nc = cu::fusion_pick(no_cooperative, seven, ts::extents<3>{128, 128, 128}, dirichlet3);
   CHECK(pick128_nc.fuser == tb_index);
   CHECK(pick128_nc.steps == 2);

@@ -54,7 +54,7 @@ struct fused_choice {
   int steps = 0;
 };
 
-/// What cuda::automatic fuses on a device with limits lim: of the fusion table's rows for
+/// What cuda::automatic fuses on a device with limits lim: of `table`'s rows for
 /// this device and case (nearest measured size), the first that fuses here and whose
 /// strategy can run the pass on these extents (its plan fits: cuda::persistent's only where
 /// the grid fits on chip), with that row's steps within what the strategy may fuse; a sweep
@@ -63,12 +63,13 @@ struct fused_choice {
 /// sweep a step then runs a fill a step), a row's steps_refilled decides when it has one
 /// (1: a pass a step, no fill; 0: not this row).
 template <class S, class T>
-fused_choice fusion_pick(const device_limits& lim, const stencil<S, T>& st, const extents<S::rank>& e,
+fused_choice fusion_pick(const std::vector<fusion_entry>& table, const device_limits& lim, const stencil<S, T>& st,
+                         const extents<S::rank>& e,
                          const std::type_identity_t<std::optional<boundary_conditions<S::rank>>>& bc) {
   fused_choice choice;
   if constexpr (S::rank > 1) {
     bool decided = false;
-    for (const fusion_entry& row : fusion_rows(builtin_fusion_table(), make_tuning_key<S, T>(class_of(lim), double(e.size())))) {
+    for (const fusion_entry& row : fusion_rows(table, make_tuning_key<S, T>(class_of(lim), double(e.size())))) {
       with_fuser(row.fuser, [&](auto policy) {
         using P = decltype(policy);
         if constexpr (has_fused_steps_v<P, S>) {
@@ -85,6 +86,13 @@ fused_choice fusion_pick(const device_limits& lim, const stencil<S, T>& st, cons
     }
   }
   return choice;
+}
+
+/// fusion_pick on the fusion table compiled into the library.
+template <class S, class T>
+fused_choice fusion_pick(const device_limits& lim, const stencil<S, T>& st, const extents<S::rank>& e,
+                         const std::type_identity_t<std::optional<boundary_conditions<S::rank>>>& bc) {
+  return fusion_pick(builtin_fusion_table(), lim, st, e, bc);
 }
 
 /// The steps of fusion_pick (0: a sweep a step).

@@ -128,16 +128,16 @@ __global__ void __launch_bounds__(MaxThreads, 1)
   grid.sync();
 
   // Per thread, fixed for the pass: its column of the box (plane 0 of its first row), which
-  // of its rows lie in the grid and which on the box's first or last row (bits by row), and
+  // of its rows lie in the grid (bits by row), and
   // whether it rewrites an x-neighbour beyond a face. The loops below then branch once a
   // plane (the box's last plane reads the faces beyond), not once a row.
   const int PS = BY * W;  // a plane of the box
   T* const mine = cell(row0, 0) + xc;
-  unsigned valid_rows = 0, edge_rows = 0;
+  constexpr unsigned all_rows = Rows >= 32 ? ~0u : (1u << Rows) - 1u;
+  unsigned valid_rows = 0;
 #pragma unroll
   for (int r = 0; r < Rows; ++r) {
     if (x_in && row0 + r < by) valid_rows |= 1u << r;
-    if (row0 + r == 0 || row0 + r == by - 1) edge_rows |= 1u << r;
   }
   const bool writes_ghost = x_in && (x == x_lo_from || x == x_hi_from);
   T* const own = cell(row0, 0) + x;  // where this thread writes (threads past the row write nothing)
@@ -185,7 +185,8 @@ __global__ void __launch_bounds__(MaxThreads, 1)
         const int lz = first + j;
         if (decltype(checked)::value && lz >= bz) break;
         const T* plane = rd + j * PS;
-        const bool top = lz + 1 == bz;
+        // only the last group holds the box's last plane, whose plane above lies beyond it
+        const bool top = decltype(checked)::value && lz + 1 == bz;
 #pragma unroll
         for (int r = 0; r < Rows; ++r) above[r] = top ? beyond_top[r] : plane[PS + r * W];
         const T ym = row0 == 0 ? __ldcg(yl) : plane[-W];
@@ -224,16 +225,24 @@ __global__ void __launch_bounds__(MaxThreads, 1)
         const int lz = first + j;
         if (decltype(checked)::value && lz >= bz) break;
         T* row = wr + j * PS;
+        if (valid_rows == all_rows) {  // every row of a thread inside the row and the box: no test a row
 #pragma unroll
-        for (int r = 0; r < Rows; ++r)
-          if (valid_rows >> r & 1u) row[r * W] = nv[j][r];
+          for (int r = 0; r < Rows; ++r) row[r * W] = nv[j][r];
+        } else {
+#pragma unroll
+          for (int r = 0; r < Rows; ++r)
+            if (valid_rows >> r & 1u) row[r * W] = nv[j][r];
+        }
         // the box's first and last row to the face buffer (the next step's parity)
         if (publishes_rows) {
           const int at = (t & 1 ? 0 : Fi) + rows_base + lz * row_stride_i;
+          if (row0 == 0) a.faces[at + rows_first_i] = nv[j][0];
+          if (last_r == Rows - 1) {  // the box's last row is this thread's last (a box not cut short)
+            a.faces[at + rows_last_i] = nv[j][Rows - 1];
+          } else if (reads_hi_face) {  // within its rows: pick it (a run-time index into registers)
 #pragma unroll
-          for (int r = 0; r < Rows; ++r) {
-            if (r == 0 && row0 == 0) a.faces[at + rows_first_i] = nv[j][0];
-            if (r == last_r) a.faces[at + rows_last_i] = nv[j][r];
+            for (int r = 0; r < Rows - 1; ++r)
+              if (r == last_r) a.faces[at + rows_last_i] = nv[j][r];
           }
         }
         // the box's first and last plane
@@ -254,9 +263,10 @@ __global__ void __launch_bounds__(MaxThreads, 1)
         }
       }
     };
+    // full groups short of the box's last plane, then the rest (1 to Group planes, the last among them)
     int first = 0;
-    for (; first + Group <= bz; first += Group, rd += Group * PS, wr += Group * PS) group(first, std::false_type{});
-    if (first < bz) group(first, std::true_type{});
+    for (; first + Group < bz; first += Group, rd += Group * PS, wr += Group * PS) group(first, std::false_type{});
+    group(first, std::true_type{});
     __syncthreads();
     grid.sync();  // every box's faces of the next step are published
   }
