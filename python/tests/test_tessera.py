@@ -349,10 +349,14 @@ def test_cupy_apply_equals_numpy(policy, kind, rank, radius, interior, g):
         ts.apply(policy, st, U, V)
     except ts.UnsupportedError as e:
         # rows of foreign memory carry no 16-byte promise: the two vector strategies say so;
-        # register tiling keeps the marching axis' neighbours alone and refuses boxes
+        # register tiling keeps the marching axis' neighbours alone and refuses boxes;
+        # persistent has kernels for the 3D 7-point star only and names the shape it refuses
         vector = policy in ("cuda:vector-streaming", "cuda:pipelined") and "16-byte" in str(e)
         box = policy == "cuda:register-tiled" and kind == "box" and "register tiling" in str(e)
-        assert vector or box, str(e)
+        shape = f"{kind}<{rank},{radius}>"
+        not_7_point = (policy == "cuda:persistent" and (kind, rank, radius) != ("star", 3, 1)
+                       and f"{shape} is not one" in str(e))
+        assert vector or box or not_7_point, str(e)
         return
     got = cp.asnumpy(v)
     np.testing.assert_allclose(got[(slice(g, -g),) * rank], reference(st, u_h.astype(np.float64), g), atol=2e-5 * 8)
