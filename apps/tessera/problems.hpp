@@ -97,6 +97,9 @@ bool launched_by_mpirun();
 int run_distributed(const run_options& o);
 /// seismic3d over the processes (run_seismic_mpi.cpp), host policies.
 int run_seismic3d_mpi(const run_options& o);
+/// heat3d under mpirun in precision T (run_heat_mpi.hpp; instantiated for float and double).
+template <class T>
+int run_heat3d_mpi(const run_options& o);
 int run_poisson3d_mpi(const run_options& o);
 
 /// `tessera validate`: prints one row per built-in shape in precision T swept by the
