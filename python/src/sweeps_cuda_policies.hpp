@@ -17,17 +17,8 @@
 
 namespace tessera::python {
 
-/// The policies that iterate device arrays: every one but the Kokkos reference, whose
-/// host-staged sweep has no place in a step loop recorded on a stream.
-template <class F>
-void for_each_device_step_policy(F&& f) {
-  for_each_type(cuda::strategies{}, f);
-  f(cuda::automatic{});
-  f(automatic{});
-}
-
-/// Where for_each_device_step_policy is cut between iterate's two translation units: the
-/// listed strategies before it, then the rest with the automatics.
+/// Where the policies that iterate device arrays are cut between iterate's two translation
+/// units: the listed strategies before it, then the rest with the automatics.
 inline constexpr std::size_t device_step_cut = cuda::strategies::size / 2;
 
 template <class F>
@@ -44,6 +35,14 @@ void for_each_device_step_policy_from_cut(F&& f) {
   });
   f(cuda::automatic{});
   f(automatic{});
+}
+
+/// The policies that iterate device arrays: every one but the Kokkos reference, whose
+/// host-staged sweep has no place in a step loop recorded on a stream.
+template <class F>
+void for_each_device_step_policy(F&& f) {
+  for_each_device_step_policy_before_cut(f);
+  for_each_device_step_policy_from_cut(f);
 }
 
 /// iterate_cuda for the policies before the cut (sweeps_cuda_iterate_first.cpp): whether the
