@@ -4,8 +4,11 @@
 // 192^3 floats or 146^3 doubles) need not travel to memory between steps at all.
 //
 // One cooperative block an SM owns a box of the grid: every column x, `box_rows` rows and
-// `box_planes` planes, in shared memory as [planes][rows][nx + 2] (each row with its two
-// x-neighbours beyond the faces). A step updates the box in place and publishes the box's
+// `box_planes` planes, in shared memory with each row's two x-neighbours beyond the faces.
+// The box is laid out by what a thread reads together: per plane and thread, its rows in
+// chunks of up to 16 bytes ([plane][thread row][chunk][nx + 2][rows a chunk]), so a thread
+// loads and stores several rows an instruction at offsets fixed at compile time, and a
+// warp's 32 columns are contiguous (no bank conflicts). A step updates the box in place and publishes the box's
 // four faces (its first and last row of every plane, its first and last plane) to a small
 // face buffer in global memory, one of two by the step's parity; a grid-wide barrier ends
 // the step, and the next reads the neighbouring boxes' faces from L2. So the memory holds
@@ -13,9 +16,9 @@
 // grid barrier (about 1 us on an H100 or H200).
 //
 // A thread owns one column x of RowsPerThread consecutive rows and marches z with the
-// planes below, at and above its rows in registers: per plane it loads the plane above
-// (RowsPerThread shared reads), the rows just beyond its own (2), and the x-neighbours (2
-// per row). In place: the new values of Group planes wait in registers until every thread
+// planes below, at and above its rows in registers: per plane it loads the plane above and
+// the x-neighbours (a chunk of rows each: 6 loads of 16 bytes for 8 floats or 4 doubles),
+// and the rows just beyond its own (2). In place: the new values of Group planes wait in registers until every thread
 // has read those planes (one block barrier), then overwrite them; the planes the next group
 // reads are still old, and a column's own old values below come from registers.
 //
@@ -26,8 +29,9 @@
 //
 // Bytes: the input once and the output once for a whole pass of up to `Steps` steps, plus
 // the faces every step (an L2 round trip, not DRAM's bandwidth): the one-sweep memory floor
-// does not bound it. What does: shared-memory accesses (about 4 a cell and step), the
-// barriers, and the SM count. 3D stars of radius 1 (the 7-point) whose grid fits; every
+// does not bound it. What does: the instructions a cell and step (the 7 multiply-adds, about
+// one shared-memory access, and the addressing and publishing around them), the barriers,
+// and the SM count. 3D stars of radius 1 (the 7-point) whose grid fits; every
 // other case is refused with the reason (use cuda::temporal_blocking).
 #include <algorithm>
 #include <string>

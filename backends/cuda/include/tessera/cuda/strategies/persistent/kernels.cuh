@@ -19,6 +19,17 @@ struct persistent_beyond {
   index_t at = -1;
 };
 
+/// C consecutive rows of one column (C a power of two that divides a thread's rows, at most
+/// 16 bytes): the unit the box is laid out and moved in, one shared-memory instruction each.
+template <class T, int C>
+struct alignas(C * sizeof(T)) persistent_chunk {
+  T v[C];
+};
+
+template <class T, int Rows, int C = 16 / static_cast<int>(sizeof(T))>
+inline constexpr int persistent_chunk_rows =
+    C <= 1 ? 1 : (Rows % C == 0 ? C : persistent_chunk_rows<T, Rows, (C > 1 ? C / 2 : 1)>);
+
 /// The argument of a persistent pass (trivially copyable, by value).
 template <class T, int N>
 struct persistent_args {
@@ -38,12 +49,21 @@ namespace cg = cooperative_groups;
 
 /// The pass: block (y, z) of the launch owns the box of rows y * box_rows.. and planes
 /// z * box_planes.., thread (x, q) column x of the box's rows q * Rows .. q * Rows + Rows - 1.
+///
+/// The box in shared memory: per plane and per thread row (q), the Rows rows as Rows / C
+/// chunks of C consecutive rows, each chunk a row of nx + 2 columns ([plane][q][chunk][x][C]).
+/// So a thread moves C rows an instruction (16 bytes: a warp's 32 columns 512 contiguous
+/// bytes, no bank conflict), and its rows sit at compile-time offsets from one address
+/// whatever the grid's width: only the planes and chunks are run-time strides.
 template <class S, class T, int Rows, int Group, int MaxThreads>
 __global__ void __launch_bounds__(MaxThreads, 1)
     persistent_pass(const detail::persistent_args<T, shape_traits<S>::size> a) {
   using vs = detail::vshape<S>;
+  constexpr int C = detail::persistent_chunk_rows<T, Rows>, H = Rows / C;  // rows a chunk, chunks a thread
+  using chunk = detail::persistent_chunk<T, C>;
   extern __shared__ __align__(16) unsigned char persistent_shared[];
   T* const box = reinterpret_cast<T*>(persistent_shared);
+  chunk* const chunks = reinterpret_cast<chunk*>(persistent_shared);
   const auto& p = a.p;
   const int nx = static_cast<int>(p.n[2]), ny = static_cast<int>(p.n[1]), nz = static_cast<int>(p.n[0]);
   const int W = nx + 2, BY = a.box_rows, BZ = a.box_planes;
@@ -94,7 +114,12 @@ __global__ void __launch_bounds__(MaxThreads, 1)
   const int x_lo_from = a.beyond[2][0].fixed ? -2 : static_cast<int>(a.beyond[2][0].at);
   const int x_hi_from = a.beyond[2][1].fixed ? -2 : static_cast<int>(a.beyond[2][1].at);
 
-  auto cell = [&](int ly, int lz) -> T* { return box + (lz * BY + ly) * W + 1; };  // column 0 of a row
+  // Where (column xx from -1 to nx, row ly, plane lz) of the box lies (see the layout above).
+  const int Q = BY / Rows;  // thread rows a box (the plan makes BY a multiple of Rows)
+  auto at = [&](int xx, int ly, int lz) -> int {
+    const int q = ly / Rows, r = ly - q * Rows, h = r / C;
+    return (((lz * Q + q) * H + h) * W + xx + 1) * C + (r - h * C);
+  };
   // Where this box publishes its first and last row (per plane) and its first and last plane.
   const long long row_stride = 2LL * boxes_y * nx, rows_first = row_face(y0) * nx, rows_last = row_face(y0 + by - 1) * nx;
   const long long planes_first = a.layout.row_faces + plane_face(z0) * ny * nx,
@@ -122,7 +147,7 @@ __global__ void __launch_bounds__(MaxThreads, 1)
       v = p.in[(z0 + lz) * sz + (y0 + ly) * sy + from];
       if (xx >= 0 && xx < nx) publish(xx, ly, lz, v, 0);  // the faces at time 0
     }
-    box[i] = v;
+    box[at(xx, ly, lz)] = v;
   }
   __syncthreads();
   grid.sync();
@@ -131,8 +156,9 @@ __global__ void __launch_bounds__(MaxThreads, 1)
   // of its rows lie in the grid (bits by row), and
   // whether it rewrites an x-neighbour beyond a face. The loops below then branch once a
   // plane (the box's last plane reads the faces beyond), not once a row.
-  const int PS = BY * W;  // a plane of the box
-  T* const mine = cell(row0, 0) + xc;
+  const int PS = BY * W / C;  // a plane of the box, in chunks
+  // chunk 0 of this thread's rows at plane 0, its column (chunk h at + h * W, column x + dx at + dx)
+  const chunk* const mine = chunks + static_cast<int>(threadIdx.y) * H * W + xc + 1;
   constexpr unsigned all_rows = Rows >= 32 ? ~0u : (1u << Rows) - 1u;
   unsigned valid_rows = 0;
 #pragma unroll
@@ -140,10 +166,17 @@ __global__ void __launch_bounds__(MaxThreads, 1)
     if (x_in && row0 + r < by) valid_rows |= 1u << r;
   }
   const bool writes_ghost = x_in && (x == x_lo_from || x == x_hi_from);
-  T* const own = cell(row0, 0) + x;  // where this thread writes (threads past the row write nothing)
-  // where it publishes: the rows' part at plane 0 (add a plane's row_stride, then rows_first
-  // or rows_last), the planes' part at its first row (add planes_first or planes_last)
-  const bool publishes_rows = x_in && (row0 == 0 || reads_hi_face);
+  // Which of the box's edge rows it publishes: most threads one at most (the first row as
+  // their first, or the last as their last), and those take the loop's short path; a box one
+  // thread tall (both rows) or cut short inside a thread's rows take the rare path with the
+  // x-neighbours beyond a face, which reads the box's last row back from shared memory (its
+  // own store: a run-time row, where registers would take a chain of selects).
+  const bool pub_first = x_in && row0 == 0, pub_last = x_in && reads_hi_face;
+  const bool publishes_one = pub_first != pub_last && (pub_first || last_r == Rows - 1);
+  const int last_at = reads_hi_face ? (last_r / C) * W * C + last_r % C : 0;  // from its chunk 0, in elements
+  const bool rare = ((pub_first || pub_last) && !publishes_one) || writes_ghost;
+  // where: the rows' part at plane 0 (add a plane's row_stride, then rows_first or
+  // rows_last), the planes' part at its first row (add planes_first or planes_last)
   // 32-bit offsets into the face buffer (the launch checks it holds fewer than 2^31 elements):
   // fewer live registers than 64-bit pointers in the loop
   const int Fi = static_cast<int>(F), row_stride_i = static_cast<int>(row_stride);
@@ -164,7 +197,7 @@ __global__ void __launch_bounds__(MaxThreads, 1)
       const T* src = y_hi.base + (y_hi.parity ? par : 0) + (long long)z0 * y_hi.stride;
       for (int i = tid; i < bz * nx; i += threads) {
         const int lz = i / nx, xx = i - lz * nx;
-        box[(lz * BY + by) * W + 1 + xx] = __ldcg(src + lz * y_hi.stride + xx);
+        box[at(xx, by, lz)] = __ldcg(src + lz * y_hi.stride + xx);
       }
       __syncthreads();
     }
@@ -173,10 +206,16 @@ __global__ void __launch_bounds__(MaxThreads, 1)
     for (int r = 0; r < Rows; ++r) {
       below[r] = __ldcg(zl + (r < last_row ? r : last_row) * z_lo.stride);
       beyond_top[r] = __ldcg(zh + (r < last_row ? r : last_row) * z_hi.stride);
-      mid[r] = mine[r * W];
     }
-    const T* rd = mine;  // plane `first` of the group being computed
-    T* wr = own;         // and written
+#pragma unroll
+    for (int h = 0; h < H; ++h) {
+      const chunk c = mine[h * W];
+#pragma unroll
+      for (int e = 0; e < C; ++e) mid[h * C + e] = c.v[e];
+    }
+    const chunk* rd = mine;  // plane `first` of the group being computed (and written in place)
+    // the edge row this thread publishes (if one) at plane `first`, in the next step's parity
+    T* pub = a.faces + ((t & 1) ? 0 : Fi) + rows_base + (pub_first ? rows_first_i : rows_last_i);
     // Group planes: computed into registers, then (after a barrier) written in place.
     auto group = [&](int first, auto checked) {
       T nv[Group][Rows];
@@ -184,19 +223,29 @@ __global__ void __launch_bounds__(MaxThreads, 1)
       for (int j = 0; j < Group; ++j) {
         const int lz = first + j;
         if (decltype(checked)::value && lz >= bz) break;
-        const T* plane = rd + j * PS;
+        const chunk* plane = rd + j * PS;
         // only the last group holds the box's last plane, whose plane above lies beyond it
         const bool top = decltype(checked)::value && lz + 1 == bz;
+        T xm[Rows], xp[Rows];  // the x-neighbours
 #pragma unroll
-        for (int r = 0; r < Rows; ++r) above[r] = top ? beyond_top[r] : plane[PS + r * W];
-        const T ym = row0 == 0 ? __ldcg(yl) : plane[-W];
+        for (int h = 0; h < H; ++h) {
+          const chunk l = plane[h * W - 1], g = plane[h * W + 1];
+          chunk u{};
+          if (!top) u = plane[PS + h * W];
+#pragma unroll
+          for (int e = 0; e < C; ++e) {
+            xm[h * C + e] = l.v[e], xp[h * C + e] = g.v[e];
+            above[h * C + e] = top ? beyond_top[h * C + e] : u.v[e];
+          }
+        }
+        // the rows just beyond this thread's: the previous thread row's last chunk's last row
+        const T ym = row0 == 0 ? __ldcg(yl) : plane[-W].v[C - 1];
         // the row past this thread's last: in the box (a box cut short holds the face
         // beyond its last row in that row: see the step's start), else the face beyond
-        const T yp = row0 + Rows < BY ? plane[Rows * W] : __ldcg(yh);
+        const T yp = row0 + Rows < BY ? plane[H * W].v[0] : __ldcg(yh);
         yl += yl_step, yh += yh_step;
 #pragma unroll
         for (int r = 0; r < Rows; ++r) {
-          const T* c = plane + r * W;
           const T up = r == 0 ? ym : mid[r - 1];
           const T dn = r == Rows - 1 ? yp : mid[r + 1 < Rows ? r + 1 : r];
           T s{};
@@ -208,8 +257,8 @@ __global__ void __launch_bounds__(MaxThreads, 1)
             else if constexpr (dz > 0) v = above[r];
             else if constexpr (dy < 0) v = up;
             else if constexpr (dy > 0) v = dn;
-            else if constexpr (dx < 0) v = c[-1];
-            else if constexpr (dx > 0) v = c[1];
+            else if constexpr (dx < 0) v = xm[r];
+            else if constexpr (dx > 0) v = xp[r];
             else v = mid[r];
             if constexpr (K == 0) s = p.template term<K>(v);
             else s += p.template term<K>(v);
@@ -224,30 +273,35 @@ __global__ void __launch_bounds__(MaxThreads, 1)
       for (int j = 0; j < Group; ++j) {
         const int lz = first + j;
         if (decltype(checked)::value && lz >= bz) break;
-        T* row = wr + j * PS;
-        if (valid_rows == all_rows) {  // every row of a thread inside the row and the box: no test a row
+        // threads past the row (whose reads are of the row's last column) store nothing
+        chunk* const row = const_cast<chunk*>(rd) + j * PS;
+        if (valid_rows == all_rows) {  // every row of a thread inside the row and the box: a chunk at once
 #pragma unroll
-          for (int r = 0; r < Rows; ++r) row[r * W] = nv[j][r];
+          for (int h = 0; h < H; ++h) {
+            chunk c;
+#pragma unroll
+            for (int e = 0; e < C; ++e) c.v[e] = nv[j][h * C + e];
+            row[h * W] = c;
+          }
         } else {
 #pragma unroll
           for (int r = 0; r < Rows; ++r)
-            if (valid_rows >> r & 1u) row[r * W] = nv[j][r];
+            if (valid_rows >> r & 1u) row[(r / C) * W].v[r % C] = nv[j][r];
         }
-        // the box's first and last row to the face buffer (the next step's parity)
-        if (publishes_rows) {
-          const int at = (t & 1 ? 0 : Fi) + rows_base + lz * row_stride_i;
-          if (row0 == 0) a.faces[at + rows_first_i] = nv[j][0];
-          if (last_r == Rows - 1) {  // the box's last row is this thread's last (a box not cut short)
-            a.faces[at + rows_last_i] = nv[j][Rows - 1];
-          } else if (reads_hi_face) {  // within its rows: pick it (a run-time index into registers)
-#pragma unroll
-            for (int r = 0; r < Rows - 1; ++r)
-              if (r == last_r) a.faces[at + rows_last_i] = nv[j][r];
-          }
+        if (publishes_one) pub[j * row_stride_i] = pub_first ? nv[j][0] : nv[j][Rows - 1];
+        // Only the first group's first plane and the last group's last are the box's edge
+        // planes (compile-time false elsewhere); the rest is rare (see `rare`).
+        const bool edge_plane = (j == 0 && first == 0) || (decltype(checked)::value && lz == bz - 1);
+        if (!(rare || edge_plane)) continue;
+        const int parity_at = (t & 1) ? 0 : Fi;
+        if ((pub_first || pub_last) && !publishes_one) {  // both edge rows, or the last inside its rows
+          const int at = parity_at + rows_base + lz * row_stride_i;
+          if (pub_first) a.faces[at + rows_first_i] = nv[j][0];
+          if (pub_last) a.faces[at + rows_last_i] = reinterpret_cast<const T*>(row)[last_at];
         }
         // the box's first and last plane
-        if (x_in && (lz == 0 || lz == bz - 1)) {
-          const int at = (t & 1 ? 0 : Fi) + planes_base + (lz == 0 ? planes_first_i : planes_last_i);
+        if (x_in && edge_plane && (lz == 0 || lz == bz - 1)) {
+          const int at = parity_at + planes_base + (lz == 0 ? planes_first_i : planes_last_i);
 #pragma unroll
           for (int r = 0; r < Rows; ++r)
             if (valid_rows >> r & 1u) a.faces[at + r * nx] = nv[j][r];
@@ -257,15 +311,16 @@ __global__ void __launch_bounds__(MaxThreads, 1)
 #pragma unroll
           for (int r = 0; r < Rows; ++r) {
             if (!(valid_rows >> r & 1u)) continue;
-            if (x == x_lo_from) row[r * W - x - 1] = nv[j][r];
-            if (x == x_hi_from) row[r * W - x + nx] = nv[j][r];
+            if (x == x_lo_from) row[(r / C) * W - x - 1].v[r % C] = nv[j][r];
+            if (x == x_hi_from) row[(r / C) * W - x + nx].v[r % C] = nv[j][r];
           }
         }
       }
     };
     // full groups short of the box's last plane, then the rest (1 to Group planes, the last among them)
     int first = 0;
-    for (; first + Group < bz; first += Group, rd += Group * PS, wr += Group * PS) group(first, std::false_type{});
+    for (; first + Group < bz; first += Group, rd += Group * PS, pub += Group * row_stride_i)
+      group(first, std::false_type{});
     group(first, std::true_type{});
     __syncthreads();
     grid.sync();  // every box's faces of the next step are published
@@ -274,7 +329,7 @@ __global__ void __launch_bounds__(MaxThreads, 1)
   // the box's interior to the output
   for (int i = tid; i < bz * BY * W; i += threads) {
     const int xx = i % W - 1, ly = (i / W) % BY, lz = i / (W * BY);
-    if (ly < by && xx >= 0 && xx < nx) p.out[(z0 + lz) * p.out_stride[0] + (y0 + ly) * p.out_stride[1] + xx] = box[i];
+    if (ly < by && xx >= 0 && xx < nx) p.out[(z0 + lz) * p.out_stride[0] + (y0 + ly) * p.out_stride[1] + xx] = box[at(xx, ly, lz)];
   }
 }
 
