@@ -264,18 +264,18 @@ void run_fused_section(const options& opt, double copy_gbs, std::vector<result>&
                                                                              copy_gbs, rs, agree);
     run_fused_case<ts::star<3, 1>, float, tb::tb_2, tb::tb_3, tb_default, tb::tb_3_64x32, tb::tb_4_64x32>(
         opt, ts::extents<3>{256, 256, 256}, copy_gbs, rs, agree);
-    run_fused_case<ts::star<3, 1>, float, tb::tb_2, tb::tb_3, tb_default, cu::persistent<>, tb::ps_6x4>(
+    run_fused_case<ts::star<3, 1>, float, tb::tb_2, tb::tb_3, tb_default, cu::persistent<>, tb::ps_6x4, tb::ps_8x2>(
         opt, ts::extents<3>{192, 192, 192}, copy_gbs, rs, agree);
     // grids that fit on chip: cuda::persistent keeps them there across its steps
     using ps = cu::persistent<>;
     for (const bool periodic : {false, true})
-      run_fused_case<ts::star<3, 1>, float, tb_default, ps, tb::ps_6x4, tb::ps_4x6>(
+      run_fused_case<ts::star<3, 1>, float, tb_default, ps, tb::ps_6x4, tb::ps_8x2>(
           opt, ts::extents<3>{160, 160, 160}, copy_gbs, rs, agree, periodic);
-    run_fused_case<ts::star<3, 1>, float, tb_default, ps, tb::ps_6x4, tb::ps_4x6>(opt, ts::extents<3>{128, 128, 128},
+    run_fused_case<ts::star<3, 1>, float, tb_default, ps, tb::ps_6x4, tb::ps_8x2>(opt, ts::extents<3>{128, 128, 128},
                                                                                   copy_gbs, rs, agree);
-    run_fused_case<ts::star<3, 1>, float, tb_default, ps, tb::ps_6x4, tb::ps_4x6>(opt, ts::extents<3>{64, 64, 64},
+    run_fused_case<ts::star<3, 1>, float, tb_default, ps, tb::ps_6x4, tb::ps_8x2>(opt, ts::extents<3>{64, 64, 64},
                                                                                   copy_gbs, rs, agree);
-    run_fused_case<ts::star<3, 1>, double, tb_default, ps, tb::ps_6x4, tb::ps_4x6>(opt, ts::extents<3>{128, 128, 128},
+    run_fused_case<ts::star<3, 1>, double, tb_default, ps, tb::ps_6x4, tb::ps_8x2>(opt, ts::extents<3>{128, 128, 128},
                                                                                    copy_gbs, rs, agree);
     run_fused_case<ts::box<3, 1>, double, tb_default, tb::tb_3>(opt, e, copy_gbs, rs, agree);
     run_fused_case<ts::box<2, 1>, float, tb::tb_4, tb::tb_2d_6, tb_default>(opt, ts::extents<2>{8192, 8192},

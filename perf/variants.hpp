@@ -53,9 +53,9 @@ using tb_2d_8x128x4 = cuda::temporal_blocking<8, 128, 4>;
 using tb_3_64x32 = cuda::temporal_blocking<3, 64, 32>;
 using tb_4_64x32 = cuda::temporal_blocking<4, 64, 32>;
 // persistent: <steps a pass, rows a thread (4-byte types; 8-byte: half), planes between
-// block barriers>; the default <4096, 8, 4>
+// block barriers, threads a block at most>; the default <4096, 8, 4, 384>
 using ps_6x4 = cuda::persistent<0, 6, 4>;
-using ps_4x6 = cuda::persistent<0, 4, 6>;
+using ps_8x2 = cuda::persistent<0, 8, 2>;
 }  // namespace tessera::bench
 
 // clang-format off
@@ -77,7 +77,7 @@ using ps_4x6 = cuda::persistent<0, 4, 6>;
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_3_64x32, T, tessera::star<3, 1>)                     \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_4_64x32, T, tessera::star<3, 1>)                     \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::ps_6x4, T, tessera::star<3, 1>)                         \
-  TESSERA_CUDA_INSTANTIATE(tessera::bench::ps_4x6, T, tessera::star<3, 1>)
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::ps_8x2, T, tessera::star<3, 1>)
 #define TESSERA_BENCH_VARIANTS(T)                                                                    \
   TESSERA_BENCH_FUSED_VARIANTS(T)                                                                    \
   TESSERA_BENCH_VARIANT_SHAPES_3D(TESSERA_CUDA_INSTANTIATE, tessera::bench::pl_128x4x4x1, T)         \

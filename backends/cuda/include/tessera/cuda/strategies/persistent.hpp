@@ -8,19 +8,21 @@
 // The box is laid out by what a thread reads together: per plane and thread, its rows in
 // chunks of up to 16 bytes ([plane][thread row][chunk][nx + 2][rows a chunk]), so a thread
 // loads and stores several rows an instruction at offsets fixed at compile time, and a
-// warp's 32 columns are contiguous (no bank conflicts). A step updates the box in place and publishes the box's
-// four faces (its first and last row of every plane, its first and last plane) to a small
-// face buffer in global memory, one of two by the step's parity; a grid-wide barrier ends
-// the step, and the next reads the neighbouring boxes' faces from L2. So the memory holds
-// only the faces, and a step costs the shared-memory pass, a few block barriers and one
-// grid barrier (about 1 us on an H100 or H200).
+// warp's 32 columns are contiguous (no bank conflicts). A step updates the box in place
+// and publishes the box's four faces (its first and last row of every plane, its first
+// and last plane) to a small face buffer in global memory, one of two by the step's
+// parity, and counts the step in a flag of its own; before the next step a box waits only for the boxes whose faces it reads
+// (at most four), not for the whole grid, and reads their faces from L2. So the memory
+// holds only the faces, and a step costs the shared-memory pass, a few block barriers and
+// one exchange of flags with the neighbours (an L2 round trip or two).
 //
 // A thread owns one column x of RowsPerThread consecutive rows and marches z with the
 // planes below, at and above its rows in registers: per plane it loads the plane above and
 // the x-neighbours (a chunk of rows each: 6 loads of 16 bytes for 8 floats or 4 doubles),
-// and the rows just beyond its own (2). In place: the new values of Group planes wait in registers until every thread
-// has read those planes (one block barrier), then overwrite them; the planes the next group
-// reads are still old, and a column's own old values below come from registers.
+// and the rows just beyond its own (2). In place: the new values of Group planes wait in
+// registers until every thread has read those planes (one block barrier), then overwrite
+// them; the planes the next group reads are still old, and a column's own old values
+// below come from registers.
 //
 // Boundary conditions live in the pass as in temporal_blocking (edge_rules.hpp): a fixed
 // face's ghosts are read from the input as they are, a periodic or Neumann face's from the
@@ -76,11 +78,13 @@ inline persistent_faces persistent_face_layout(long long nx, long long ny, long 
 
 /// Persistent: a whole pass of up to Steps time steps (0: 4096) in one cooperative launch,
 /// the grid kept in the SMs' shared memory, one box of it an SM, faces exchanged through L2
-/// and a grid barrier a step. 3D stars of radius 1 only, on grids that fit (the plan says
-/// when not); `apply` runs one step, `iterate` up to Steps a pass (sweep_steps.hpp).
+/// and a box waiting for its neighbours' flags a step. 3D stars of radius 1 only, on grids
+/// that fit (the plan says when not); `apply` runs one step, `iterate` up to Steps a pass (sweep_steps.hpp).
 /// RowsPerThread (0: 8 for 4-byte types, half for 8-byte ones) and Group (0: 4 planes
-/// between block barriers) trade registers for fewer shared-memory reads and barriers.
-template <int Steps = 0, int RowsPerThread = 0, int Group = 0>
+/// between block barriers) trade registers for fewer shared-memory reads and barriers;
+/// MaxThreads (0: 384) caps a block's threads, each then holding at most 65536 / MaxThreads
+/// registers (more warps an SM to hide latency, fewer registers each).
+template <int Steps = 0, int RowsPerThread = 0, int Group = 0, int MaxThreads = 0>
 struct persistent : device_policy {
   static std::string name() { return "cuda:persistent"; }
   using strategy = persistent<>;
@@ -89,7 +93,7 @@ struct persistent : device_policy {
 
   template <class S>
   using tile = persistent_tile<detail::or_default(Steps, 4096), detail::or_default(RowsPerThread, 8),
-                               detail::or_default(Group, 4), 384>;
+                               detail::or_default(Group, 4), detail::or_default(MaxThreads, 384)>;
 
   /// Point functions: one step a pass, nothing to keep on chip: each thread marches its
   /// column through L1 (streaming's mainloop).
@@ -113,7 +117,7 @@ struct persistent : device_policy {
     } else {
       if (!lim.cooperative_launch) {
         p.reason = lim.name + " does not support cooperative launches (cudaDevAttrCooperativeLaunch), which "
-                   "persistent's grid barrier needs: use cuda::temporal_blocking";
+                   "persistent needs (its boxes wait on each other, so all must be resident): use cuda::temporal_blocking";
         return p;
       }
       if (steps < 1 || steps > t::steps) {

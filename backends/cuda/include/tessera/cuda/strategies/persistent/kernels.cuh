@@ -1,7 +1,7 @@
 #pragma once
 // cuda::persistent's kernel and launcher (nvcc only): a cooperative pass that keeps the grid
 // in shared memory across its steps (strategies/persistent.hpp says how and why).
-#include <cooperative_groups.h>
+#include <cuda/atomic>
 
 #include "tessera/cuda/detail/edge_rules.hpp"
 #include "tessera/cuda/kernels/common.cuh"
@@ -35,6 +35,7 @@ template <class T, int N>
 struct persistent_args {
   sweep_params<T, N> p;
   T* faces = nullptr;  // the face buffer: two parities of persistent_faces
+  int* published = nullptr;  // per box, zeroed before the pass: how many times it published its faces
   persistent_faces layout;
   int box_rows = 1, box_planes = 1;
   int steps = 1;
@@ -44,8 +45,6 @@ struct persistent_args {
 }  // namespace detail
 
 namespace kernels {
-
-namespace cg = cooperative_groups;
 
 /// The pass: block (y, z) of the launch owns the box of rows y * box_rows.. and planes
 /// z * box_planes.., thread (x, q) column x of the box's rows q * Rows .. q * Rows + Rows - 1.
@@ -77,7 +76,6 @@ __global__ void __launch_bounds__(MaxThreads, 1)
   const bool reads_hi_face = last_r >= 0 && last_r < Rows;
   const long long F = a.layout.per_parity();
   const index_t sz = p.in_stride[0], sy = p.in_stride[1];
-  auto grid = cg::this_grid();
 
   // The edge row y (or plane z) of its box: where it is published, side 0 its box's first,
   // 1 its last (a one-row box writes both).
@@ -133,24 +131,77 @@ __global__ void __launch_bounds__(MaxThreads, 1)
     if (lz == bz - 1) f[planes_last + (long long)(y0 + ly) * nx + column] = v;
   };
 
-  // The box at time 0 (rows and planes past the grid zero, never stored), its faces published.
+  // The box at time 0 (rows and planes past the grid zero, never stored), then its faces
+  // published. The interior a block row of box rows at a time, a column a thread (a batch of
+  // rows' loads issued before their stores, so they are in flight together); a cell's place
+  // is its row's place plus C a column (the layout above), so no division a cell.
   const int threads = static_cast<int>(blockDim.x * blockDim.y), tid = static_cast<int>(threadIdx.y * blockDim.x) + x;
-  for (int i = tid; i < BZ * BY * W; i += threads) {
-    const int xx = i % W - 1, ly = (i / W) % BY, lz = i / (W * BY);
-    T v = T(0);
-    if (ly < by && lz < bz) {
-      int from = xx;
-      if (xx < 0 || xx >= nx) {
-        const detail::persistent_beyond& b = a.beyond[2][xx < 0 ? 0 : 1];
-        from = static_cast<int>(b.at);
-      }
-      v = p.in[(z0 + lz) * sz + (y0 + ly) * sy + from];
-      if (xx >= 0 && xx < nx) publish(xx, ly, lz, v, 0);  // the faces at time 0
+  const int row_step = static_cast<int>(blockDim.y);
+  constexpr int batch = 8;
+  for (int r0 = static_cast<int>(threadIdx.y); r0 < BZ * BY; r0 += batch * row_step) {
+    T v[batch];
+#pragma unroll
+    for (int k = 0; k < batch; ++k) {
+      const int rr = r0 + k * row_step, lz = rr / BY, ly = rr - lz * BY;
+      v[k] = rr < BZ * BY && ly < by && lz < bz && x_in ? __ldcs(p.in + (z0 + lz) * sz + (y0 + ly) * sy + x) : T(0);
     }
+#pragma unroll
+    for (int k = 0; k < batch; ++k) {
+      const int rr = r0 + k * row_step, lz = rr / BY, ly = rr - lz * BY;
+      if (rr < BZ * BY && x_in) box[at(0, ly, lz) + x * C] = v[k];
+    }
+  }
+  // the x-neighbours beyond the rows' faces: the input's ghosts, or the column they map to
+  for (int i = tid; i < 2 * BZ * BY; i += threads) {
+    const int side = i & 1, rr = i >> 1, lz = rr / BY, ly = rr - lz * BY;
+    const int xx = side == 0 ? -1 : nx;
+    T v = T(0);
+    if (ly < by && lz < bz) v = p.in[(z0 + lz) * sz + (y0 + ly) * sy + static_cast<int>(a.beyond[2][side].at)];
     box[at(xx, ly, lz)] = v;
   }
   __syncthreads();
-  grid.sync();
+  // the faces at time 0: the box's first and last row of each plane, its first and last plane
+  for (int rr = static_cast<int>(threadIdx.y); rr < bz * BY; rr += row_step) {
+    const int lz = rr / BY, ly = rr - lz * BY;
+    if (ly >= by || !x_in || !(ly == 0 || ly == by - 1 || lz == 0 || lz == bz - 1)) continue;
+    publish(x, ly, lz, box[at(0, ly, lz) + x * C], 0);
+  }
+  // A box waits for the boxes whose faces it reads, not for the whole grid: those beyond its
+  // faces along y and z (a fixed face reads the input, a periodic or Neumann one the box the
+  // face maps to). The relation is symmetric (a neighbour, or the partner across a periodic
+  // face, reads this box's faces in turn), so a box that has seen its neighbours' faces of
+  // step t + 1 also knows they are done reading its faces of step t, which it overwrites next.
+  const int me = static_cast<int>(blockIdx.z) * boxes_y + static_cast<int>(blockIdx.y);
+  int waits_on[4];
+  int waits = 0;
+  {
+    auto mapped = [&](int c, int n, const detail::persistent_beyond& b) { return c < 0 || c >= n ? (b.fixed ? -1 : static_cast<int>(b.at)) : c; };
+    const int rows[2] = {mapped(y0 - 1, ny, a.beyond[1][0]), mapped(y0 + by, ny, a.beyond[1][1])};
+    const int planes[2] = {mapped(z0 - 1, nz, a.beyond[0][0]), mapped(z0 + bz, nz, a.beyond[0][1])};
+    for (int side = 0; side < 2; ++side) {
+      if (rows[side] >= 0) waits_on[waits++] = static_cast<int>(blockIdx.z) * boxes_y + rows[side] / BY;
+      if (planes[side] >= 0) waits_on[waits++] = (planes[side] / BZ) * boxes_y + static_cast<int>(blockIdx.y);
+    }
+  }
+  // Publishing: every thread's face stores, a block barrier, then one thread's release of the
+  // count (cumulative: it orders the stores the barrier put before it). Waiting: a thread a
+  // box waited on spins on its count (acquire), then a block barrier hands the order on.
+  auto publish_count = [&](int count) {
+    __syncthreads();
+    if (tid == 0) {
+      ::cuda::atomic_ref<int, ::cuda::thread_scope_device>(a.published[me]).store(count, ::cuda::memory_order_release);
+    }
+  };
+  auto wait_for = [&](int count) {
+    if (tid < waits) {
+      ::cuda::atomic_ref<int, ::cuda::thread_scope_device> theirs(a.published[waits_on[tid]]);
+      while (theirs.load(::cuda::memory_order_acquire) < count) {
+      }
+    }
+    __syncthreads();
+  };
+  publish_count(1);  // the faces at time 0
+  wait_for(1);
 
   // Per thread, fixed for the pass: its column of the box (plane 0 of its first row), which
   // of its rows lie in the grid (bits by row), and
@@ -201,11 +252,10 @@ __global__ void __launch_bounds__(MaxThreads, 1)
       }
       __syncthreads();
     }
-    T below[Rows], mid[Rows], above[Rows], beyond_top[Rows];  // beyond_top: the plane past the box's last
+    T below[Rows], mid[Rows], above[Rows];
 #pragma unroll
     for (int r = 0; r < Rows; ++r) {
       below[r] = __ldcg(zl + (r < last_row ? r : last_row) * z_lo.stride);
-      beyond_top[r] = __ldcg(zh + (r < last_row ? r : last_row) * z_hi.stride);
     }
 #pragma unroll
     for (int h = 0; h < H; ++h) {
@@ -219,6 +269,13 @@ __global__ void __launch_bounds__(MaxThreads, 1)
     // Group planes: computed into registers, then (after a barrier) written in place.
     auto group = [&](int first, auto checked) {
       T nv[Group][Rows];
+      // the plane past the box's last, which only the last group reads: loaded as that
+      // group starts, so its registers are not held through the step
+      T beyond_top[decltype(checked)::value ? Rows : 1];
+      if constexpr (decltype(checked)::value) {
+#pragma unroll
+        for (int r = 0; r < Rows; ++r) beyond_top[r] = __ldcg(zh + (r < last_row ? r : last_row) * z_hi.stride);
+      }
 #pragma unroll
       for (int j = 0; j < Group; ++j) {
         const int lz = first + j;
@@ -235,7 +292,8 @@ __global__ void __launch_bounds__(MaxThreads, 1)
 #pragma unroll
           for (int e = 0; e < C; ++e) {
             xm[h * C + e] = l.v[e], xp[h * C + e] = g.v[e];
-            above[h * C + e] = top ? beyond_top[h * C + e] : u.v[e];
+            if constexpr (decltype(checked)::value) above[h * C + e] = top ? beyond_top[h * C + e] : u.v[e];
+            else above[h * C + e] = u.v[e];
           }
         }
         // the rows just beyond this thread's: the previous thread row's last chunk's last row
@@ -322,14 +380,14 @@ __global__ void __launch_bounds__(MaxThreads, 1)
     for (; first + Group < bz; first += Group, rd += Group * PS, pub += Group * row_stride_i)
       group(first, std::false_type{});
     group(first, std::true_type{});
-    __syncthreads();
-    grid.sync();  // every box's faces of the next step are published
+    publish_count(t + 2);  // this box's faces at time t + 1
+    wait_for(t + 2);   // and those it reads next
   }
 
-  // the box's interior to the output
-  for (int i = tid; i < bz * BY * W; i += threads) {
-    const int xx = i % W - 1, ly = (i / W) % BY, lz = i / (W * BY);
-    if (ly < by && xx >= 0 && xx < nx) p.out[(z0 + lz) * p.out_stride[0] + (y0 + ly) * p.out_stride[1] + xx] = box[at(xx, ly, lz)];
+  // the box's interior to the output, a box row a block row at a time
+  for (int rr = static_cast<int>(threadIdx.y); rr < bz * BY; rr += row_step) {
+    const int lz = rr / BY, ly = rr - lz * BY;
+    if (ly < by && x_in) p.out[(z0 + lz) * p.out_stride[0] + (y0 + ly) * p.out_stride[1] + x] = box[at(0, ly, lz) + x * C];
   }
 }
 
@@ -374,15 +432,23 @@ void launch_fused_steps(persistent<>, sweep_of<S, T, Tile>, const launch_plan& p
   if (2 * a.layout.per_parity() >= (1LL << 31))
     throw unsupported_error("tessera: " + policy + " on " + shape_name<S>() + ": the face buffer would hold 2^31 "
                             "elements or more, which the pass indexes in 32 bits; use cuda::temporal_blocking");
-  const std::size_t face_bytes = static_cast<std::size_t>(2 * a.layout.per_parity()) * sizeof(T);
+  // the faces, then a count a box (16-byte aligned after the faces)
+  const std::size_t face_bytes = (static_cast<std::size_t>(2 * a.layout.per_parity()) * sizeof(T) + 15) / 16 * 16;
+  const std::size_t count_bytes = static_cast<std::size_t>(blocks) * sizeof(int);
   void* faces = nullptr;
-  if (const cudaError_t e = cudaMallocFromPoolAsync(&faces, face_bytes, detail::scratch_pool(), stream);
+  if (const cudaError_t e = cudaMallocFromPoolAsync(&faces, face_bytes + count_bytes, detail::scratch_pool(), stream);
       e != cudaSuccess) {
     (void)cudaGetLastError();
     throw backend_error("tessera: " + policy + ": allocating its face buffer of " + detail::kib(face_bytes) +
                         " failed: " + cudaGetErrorName(e));
   }
   a.faces = static_cast<T*>(faces);
+  a.published = reinterpret_cast<int*>(static_cast<unsigned char*>(faces) + face_bytes);
+  if (const cudaError_t e = cudaMemsetAsync(a.published, 0, count_bytes, stream); e != cudaSuccess) {
+    (void)cudaGetLastError();
+    (void)cudaFreeAsync(faces, stream);
+    throw backend_error("tessera: " + policy + ": clearing its boxes' step counts failed: " + cudaGetErrorName(e));
+  }
   cudaLaunchAttribute cooperative{};
   cooperative.id = cudaLaunchAttributeCooperative;
   cooperative.val.cooperative = 1;
