@@ -294,13 +294,14 @@ void run_fused_user_case(const options& opt, double copy_gbs, std::vector<result
       ts::extents<S::rank> e{};
       for (int d = 0; d < S::rank; ++d) e[d] = static_cast<ts::index_t>(c.n[d]);
       // persistent beside temporal blocking where it has a kernel (it says when the grid does not fit)
-      if constexpr (cu::persistent<>::has_kernel<S>) {
-        if (c.is_double) run_fused_case<S, double, cu::temporal_blocking<>, cu::persistent<>>(opt, e, copy_gbs, rs, agree);
-        else run_fused_case<S, float, cu::temporal_blocking<>, cu::persistent<>>(opt, e, copy_gbs, rs, agree);
-      } else {
-        if (c.is_double) run_fused_case<S, double, cu::temporal_blocking<>>(opt, e, copy_gbs, rs, agree);
-        else run_fused_case<S, float, cu::temporal_blocking<>>(opt, e, copy_gbs, rs, agree);
-      }
+      auto run_in = [&]<class T>() {
+        if constexpr (cu::persistent<>::has_kernel<S>)
+          run_fused_case<S, T, cu::temporal_blocking<>, cu::persistent<>>(opt, e, copy_gbs, rs, agree);
+        else
+          run_fused_case<S, T, cu::temporal_blocking<>>(opt, e, copy_gbs, rs, agree);
+      };
+      if (c.is_double) run_in.template operator()<double>();
+      else run_in.template operator()<float>();
     }
   };
 #define TESSERA_BENCH_TRY_SHAPE(unused, ...) try_shape.template operator()<__VA_ARGS__>();

@@ -37,6 +37,18 @@ struct run_options {
   std::string transport;          // distributed device runs: host-staged | cuda-aware-mpi | nccl
 };
 
+/// Calls run.template operator()<Order>() with heat3d's order of accuracy (2, 4, 6, else 8:
+/// the option parser admits only these), so each order is a compile-time stencil.
+template <class Run>
+int with_heat_order(int order, Run&& run) {
+  switch (order) {
+    case 2: return run.template operator()<2>();
+    case 4: return run.template operator()<4>();
+    case 6: return run.template operator()<6>();
+    default: return run.template operator()<8>();
+  }
+}
+
 /// seismic3d's sponge: max(4, N / 10) points on every face.
 inline int seismic_sponge_points(int n) { return n / 10 > 4 ? n / 10 : 4; }
 

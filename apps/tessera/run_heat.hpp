@@ -14,6 +14,7 @@
 
 #include "outputs.hpp"
 #include "policy_names.hpp"
+#include "problems.hpp"
 #include "progress.hpp"
 
 namespace tessera::app {
@@ -99,12 +100,7 @@ int run_heat3d_order(const run_options& o) {
 
 template <class T>
 int run_heat3d(const run_options& o) {
-  switch (o.order) {
-    case 2: return run_heat3d_order<T, 2>(o);
-    case 4: return run_heat3d_order<T, 4>(o);
-    case 6: return run_heat3d_order<T, 6>(o);
-    default: return run_heat3d_order<T, 8>(o);
-  }
+  return with_heat_order(o.order, [&]<int Order>() { return run_heat3d_order<T, Order>(o); });
 }
 
 }  // namespace tessera::app

@@ -138,12 +138,7 @@ int run_heat3d_mpi_order(const run_options& o) {
 
 template <class T>
 int run_heat3d_mpi(const run_options& o) {
-  switch (o.order) {
-    case 2: return run_heat3d_mpi_order<T, 2>(o);
-    case 4: return run_heat3d_mpi_order<T, 4>(o);
-    case 6: return run_heat3d_mpi_order<T, 6>(o);
-    default: return run_heat3d_mpi_order<T, 8>(o);
-  }
+  return with_heat_order(o.order, [&]<int Order>() { return run_heat3d_mpi_order<T, Order>(o); });
 }
 
 }  // namespace tessera::app

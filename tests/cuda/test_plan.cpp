@@ -697,6 +697,19 @@ TEST_CASE("plan: persistent keeps the grid on chip, a box an SM, and refuses wha
   CHECK_FALSE(P::plan_steps<S, float>(odd, h100, 0).ok());
   // apply's plan is the one-step pass
   CHECK(cu::make_plan<S, float>(P{}, odd, h100).describe() == P::plan_steps<S, float>(odd, h100, 1).describe());
+  // MaxThreads caps the block: 192 threads hold one row of 192 columns (8 rows a box), 576 three
+  using narrow = cu::persistent<0, 0, 0, 192>;
+  using wide = cu::persistent<0, 0, 0, 576>;
+  static_assert(narrow::tile<S>::max_threads == 192 && wide::tile<S>::max_threads == 576 && P::tile<S>::max_threads == 384);
+  const ts::extents<3> e160{160, 160, 192};
+  const auto pn = narrow::plan_steps<S, float>(e160, h100, 10), pw = wide::plan_steps<S, float>(e160, h100, 10);
+  REQUIRE(pn.ok());
+  REQUIRE(pw.ok());
+  CHECK(pn.block[0] * pn.block[1] == 192);
+  CHECK(pn.out_tile[1] == 8);
+  CHECK(pw.block[0] * pw.block[1] == 576);
+  CHECK(pw.out_tile[1] == 24);
+  CHECK(contains(narrow::plan_steps<S, float>(ts::extents<3>{8, 8, 200}, h100, 1).reason, "at most 192 a block"));
 }
 
 TEST_CASE("plan: temporal_blocking fuses up to its compiled steps, the halo grows with them, 1D is refused") {

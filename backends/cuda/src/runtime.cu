@@ -147,13 +147,19 @@ int resident_blocks_per_sm(const void* kernel, int threads, std::size_t shared_b
   return per_sm;
 }
 
+int checked_current_device(const std::string& what) {
+  int dev = 0;
+  TESSERA_CUDA_CHECK(cudaGetDevice(&dev), what);
+  if (dev < 0 || dev >= max_devices)
+    throw backend_error("tessera: " + what + ": device " + std::to_string(dev) + " is beyond the " +
+                        std::to_string(max_devices) + " supported");
+  return dev;
+}
+
 cudaMemPool_t scratch_pool() {
   static std::mutex guard;
-  static cudaMemPool_t pools[64] = {};
-  int dev = 0;
-  TESSERA_CUDA_CHECK(cudaGetDevice(&dev), "tessera's scratch pool");
-  if (dev < 0 || dev >= 64)
-    throw backend_error("tessera: the scratch pool: device " + std::to_string(dev) + " is beyond the 64 supported");
+  static cudaMemPool_t pools[max_devices] = {};
+  const int dev = checked_current_device("the scratch pool");
   std::lock_guard<std::mutex> lock(guard);
   if (!pools[dev]) {
     int supported = 0;
@@ -176,17 +182,14 @@ cudaMemPool_t scratch_pool() {
 
 double* result_slot() {
   struct slots {
-    double* per_device[64] = {};
+    double* per_device[max_devices] = {};
     ~slots() {
       for (double* p : per_device)
         if (p) (void)cudaFree(p);  // at thread exit; the context may already be gone
     }
   };
   thread_local slots s;
-  int dev = 0;
-  TESSERA_CUDA_CHECK(cudaGetDevice(&dev), "a reduction's result slot");
-  if (dev < 0 || dev >= 64)
-    throw backend_error("tessera: a reduction's result slot: device " + std::to_string(dev) + " is beyond the 64 supported");
+  const int dev = checked_current_device("a reduction's result slot");
   if (!s.per_device[dev]) TESSERA_CUDA_CHECK(cudaMalloc(&s.per_device[dev], sizeof(double)), "a reduction's result slot");
   return s.per_device[dev];
 }

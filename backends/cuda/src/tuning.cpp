@@ -171,8 +171,9 @@ std::vector<fusion_entry> parse_fusion_table(std::string_view text, const std::s
       std::optional<std::size_t> found;
       std::string names;
       for (std::size_t i = 0; i < automatic_fusers::size; ++i) {
-        if (fuser_name(i) == f[10]) found = i;
-        names += (i ? ", " : "") + fuser_name(i);
+        const std::string name = fuser_name(i);
+        if (name == f[10]) found = i;
+        names += (i ? ", " : "") + name;
       }
       if (!found)
         throw invalid_argument_error(where + "unknown policy '" + f[10] + "' for fused passes (the column after "

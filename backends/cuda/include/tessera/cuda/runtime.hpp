@@ -63,6 +63,12 @@ struct launch_record {
 const launch_record& last_launch();
 
 namespace detail {
+/// The most devices tessera keeps per-device state for (scratch pools, result slots, the
+/// driver's answers it caches).
+inline constexpr int max_devices = 64;
+/// The current device's index, in [0, max_devices); throws backend_error naming `what` (the
+/// state asked for) when the runtime cannot say or the index lies beyond.
+int checked_current_device(const std::string& what);
 void record_launch(const launch_record& r);
 /// Throws backend_error "launching <what> failed: <cuda error> [<policy>]" if the launch
 /// (or an earlier asynchronous error) failed.
@@ -108,7 +114,6 @@ class cached_per_device {
   }
 
  private:
-  static constexpr int max_devices = 64;
   std::atomic<int> counts_[max_devices][Keys]{};  // 0: not asked yet
 };
 

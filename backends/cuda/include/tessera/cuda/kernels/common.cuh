@@ -53,6 +53,30 @@ __device__ __forceinline__ void begin_after_previous_grid() {
 #endif
 }
 
+/// Launches kernel k on grid x block threads with `dynamic_shared` bytes and the launch
+/// attribute `attribute` (none where null). Throws backend_error naming `what` when the
+/// launch fails. The one launch core the launchers below share.
+template <class... KernelArgs, class... Args>
+void launch_with_attribute(void (*k)(KernelArgs...), const std::string& what, dim3 grid, dim3 block,
+                           std::size_t dynamic_shared, cudaStream_t stream, const cudaLaunchAttribute* attribute,
+                           Args&&... args) {
+  cudaLaunchAttribute copy{};
+  if (attribute) copy = *attribute;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = dynamic_shared;
+  config.stream = stream;
+  config.attrs = &copy;
+  config.numAttrs = attribute ? 1 : 0;
+  const cudaError_t launched = cudaLaunchKernelEx(&config, k, static_cast<Args&&>(args)...);
+  if (launched != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw backend_error("tessera: launching " + what + " failed: " + cudaGetErrorName(launched) + " (" +
+                        cudaGetErrorString(launched) + ")");
+  }
+}
+
 /// Launches kernel k, which must begin with begin_after_previous_grid() (else it would
 /// race with the grid before it), with programmatic stream serialisation where
 /// overlapped_launches() says so, on grid x block threads with `dynamic_shared` bytes.
@@ -63,19 +87,20 @@ void launch_after_previous(void (*k)(KernelArgs...), const std::string& what, di
   cudaLaunchAttribute overlap{};
   overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   overlap.val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = grid;
-  config.blockDim = block;
-  config.dynamicSmemBytes = dynamic_shared;
-  config.stream = stream;
-  config.attrs = &overlap;
-  config.numAttrs = overlapped_launches() ? 1 : 0;
-  const cudaError_t launched = cudaLaunchKernelEx(&config, k, static_cast<Args&&>(args)...);
-  if (launched != cudaSuccess) {
-    (void)cudaGetLastError();
-    throw backend_error("tessera: launching " + what + " failed: " + cudaGetErrorName(launched) + " (" +
-                        cudaGetErrorString(launched) + ")");
-  }
+  launch_with_attribute(k, what, grid, block, dynamic_shared, stream, overlapped_launches() ? &overlap : nullptr,
+                        static_cast<Args&&>(args)...);
+}
+
+/// Launches kernel k cooperatively: the driver refuses (cudaErrorCooperativeLaunchTooLarge)
+/// unless every block can be resident at once, which kernels whose blocks wait on each other
+/// need. Throws backend_error naming `what` when the launch fails.
+template <class... KernelArgs, class... Args>
+void launch_cooperative(void (*k)(KernelArgs...), const std::string& what, dim3 grid, dim3 block,
+                        std::size_t dynamic_shared, cudaStream_t stream, Args&&... args) {
+  cudaLaunchAttribute cooperative{};
+  cooperative.id = cudaLaunchAttributeCooperative;
+  cooperative.val.cooperative = 1;
+  launch_with_attribute(k, what, grid, block, dynamic_shared, stream, &cooperative, static_cast<Args&&>(args)...);
 }
 
 /// A question to a strategy's launcher instead of a launch: while one is alive on this host

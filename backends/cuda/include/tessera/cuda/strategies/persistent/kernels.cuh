@@ -318,6 +318,8 @@ __global__ void __launch_bounds__(MaxThreads, 1)
             else if constexpr (dx < 0) v = xm[r];
             else if constexpr (dx > 0) v = xp[r];
             else v = mid[r];
+            // term 0 assigned, not added to a zero: ptxas keeps an addition of +0 (it would
+            // turn -0 into +0), and the sum from zero costs registers and moves here
             if constexpr (K == 0) s = p.template term<K>(v);
             else s += p.template term<K>(v);
           });
@@ -449,23 +451,13 @@ void launch_fused_steps(persistent<>, sweep_of<S, T, Tile>, const launch_plan& p
     (void)cudaFreeAsync(faces, stream);
     throw backend_error("tessera: " + policy + ": clearing its boxes' step counts failed: " + cudaGetErrorName(e));
   }
-  cudaLaunchAttribute cooperative{};
-  cooperative.id = cudaLaunchAttributeCooperative;
-  cooperative.val.cooperative = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = grid;
-  config.blockDim = block;
-  config.dynamicSmemBytes = plan.shared_bytes;
-  config.stream = stream;
-  config.attrs = &cooperative;
-  config.numAttrs = 1;
-  const cudaError_t launched = cudaLaunchKernelEx(&config, kernel, a);
-  (void)cudaFreeAsync(faces, stream);  // after the pass, in stream order
-  if (launched != cudaSuccess) {
-    (void)cudaGetLastError();
-    throw backend_error("tessera: launching persistent_pass [policy " + policy + "] failed: " +
-                        cudaGetErrorName(launched) + " (" + cudaGetErrorString(launched) + ")");
+  try {
+    detail::launch_cooperative(kernel, "persistent_pass [policy " + policy + "]", grid, block, plan.shared_bytes, stream, a);
+  } catch (...) {
+    (void)cudaFreeAsync(faces, stream);
+    throw;
   }
+  (void)cudaFreeAsync(faces, stream);  // after the pass, in stream order
   detail::finish_launch("persistent_pass", policy, shape_name<S>(), plan, block, grid);
 }
 
