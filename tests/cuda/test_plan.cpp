@@ -712,6 +712,76 @@ TEST_CASE("plan: persistent keeps the grid on chip, a box an SM, and refuses wha
   CHECK(contains(narrow::plan_steps<S, float>(ts::extents<3>{8, 8, 200}, h100, 1).reason, "at most 192 a block"));
 }
 
+// persistent has no grid barrier: before a step a box waits only for the boxes whose faces it
+// reads. Its face buffer has two parities, so a box may overwrite the faces of step t once the
+// boxes that read them have finished step t; that holds when every box it reads from reads it
+// back, which is what this checks for every boundary kind and for awkward box geometries.
+TEST_CASE("plan: persistent's boxes wait only for the boxes whose faces they read, and those read theirs") {
+  namespace d = cu::detail;
+  using B = ts::boundary;
+  using bcs = ts::boundary_conditions<3>;
+  const bcs kinds[] = {bcs::uniform(B::dirichlet(0.5)), bcs::uniform(B::periodic()), bcs::uniform(B::neumann()),
+                       bcs::uniform(B::periodic()).set(1, B::neumann(), B::neumann()),
+                       bcs::uniform(B::neumann()).set(0, B::periodic(), B::periodic()).set(1, B::dirichlet(), B::dirichlet()),
+                       bcs::uniform(B::dirichlet()).set(0, B::neumann(), B::dirichlet())};
+  struct geometry {
+    ts::index_t nz, ny, nx;
+    int box_rows, box_planes;
+  };
+  // 192^3's 16 x 18 boxes; boxes cut short along y and z; one box along y or z; one-row and
+  // one-plane boxes; two boxes along an axis (a periodic partner on both sides)
+  const geometry geometries[] = {{192, 192, 192, 16, 18}, {37, 29, 300, 4, 2}, {700, 29, 53, 48, 6},
+                                 {5, 2, 3, 8, 1},         {10, 10, 10, 1, 1}, {9, 17, 8, 8, 5}};
+  for (const bcs& bc : kinds) {
+    for (const geometry& g : geometries) {
+      CAPTURE(g.nz);
+      CAPTURE(g.ny);
+      d::persistent_beyond beyond[3][2];
+      const ts::index_t n[3] = {g.nz, g.ny, g.nx};
+      d::persistent_beyonds(n, ts::make_edge_rules<3>(std::optional(bc), 1), beyond);
+      const int boxes_y = static_cast<int>((g.ny + g.box_rows - 1) / g.box_rows);
+      const int boxes_z = static_cast<int>((g.nz + g.box_planes - 1) / g.box_planes);
+      auto waits_of = [&](int yb, int zb) {
+        return d::persistent_waits_of(yb, zb, boxes_y, g.box_rows, g.box_planes, g.ny, g.nz, beyond);
+      };
+      for (int zb = 0; zb < boxes_z; ++zb)
+        for (int yb = 0; yb < boxes_y; ++yb) {
+          const int me = zb * boxes_y + yb;
+          const d::persistent_waits w = waits_of(yb, zb);
+          REQUIRE(w.count <= 4);
+          // one wait a face that is not fixed: interior faces, and periodic or Neumann faces
+          int expected = 0;
+          expected += yb > 0 || !beyond[1][0].fixed;
+          expected += yb < boxes_y - 1 || !beyond[1][1].fixed;
+          expected += zb > 0 || !beyond[0][0].fixed;
+          expected += zb < boxes_z - 1 || !beyond[0][1].fixed;
+          CHECK(w.count == expected);
+          for (int i = 0; i < w.count; ++i) {
+            const int b = w.box[i];
+            REQUIRE(b >= 0);
+            REQUIRE(b < boxes_y * boxes_z);
+            if (b == me) continue;
+            const d::persistent_waits back = waits_of(b % boxes_y, b / boxes_y);
+            bool reads_me = false;
+            for (int j = 0; j < back.count; ++j) reads_me = reads_me || back.box[j] == me;
+            CHECK_MESSAGE(reads_me, "box " << me << " reads box " << b << ", which does not read it back");
+          }
+        }
+    }
+  }
+  // an interior box of 192^3 waits for its four neighbours, a corner box under Dirichlet faces for two
+  d::persistent_beyond fixed[3][2];
+  const ts::index_t n192[3] = {192, 192, 192};
+  d::persistent_beyonds(n192, ts::make_edge_rules<3>(std::optional<bcs>{}, 1), fixed);
+  const auto inner = d::persistent_waits_of(3, 4, 12, 16, 18, 192, 192, fixed);
+  REQUIRE(inner.count == 4);
+  CHECK(inner.box[0] == 4 * 12 + 2);  // the row below
+  CHECK(inner.box[1] == 3 * 12 + 3);  // the plane below
+  CHECK(inner.box[2] == 4 * 12 + 4);  // the row above
+  CHECK(inner.box[3] == 5 * 12 + 3);  // the plane above
+  CHECK(d::persistent_waits_of(0, 0, 12, 16, 18, 192, 192, fixed).count == 2);
+}
+
 TEST_CASE("plan: temporal_blocking fuses up to its compiled steps, the halo grows with them, 1D is refused") {
   using S = ts::star<3, 1>;
   using P = cu::temporal_blocking<>;

@@ -39,6 +39,7 @@
 #include <string>
 #include <type_traits>
 
+#include "tessera/cuda/detail/edge_rules.hpp"
 #include "tessera/cuda/point_function_streaming.hpp"
 #include "tessera/cuda/strategy.hpp"
 
@@ -72,6 +73,54 @@ struct persistent_faces {
 inline persistent_faces persistent_face_layout(long long nx, long long ny, long long nz, long long boxes_y,
                                                long long boxes_z) {
   return {nz * 2 * boxes_y * nx, 2 * boxes_z * ny * nx};
+}
+
+/// What lies beyond one face of one axis for a pass: a fixed cell of the input (its ghost
+/// layer at coordinate `at`), or the interior cell `at` the face maps to (periodic, Neumann),
+/// which some box publishes every step.
+struct persistent_beyond {
+  bool fixed = true;
+  index_t at = -1;
+};
+
+/// The cells beyond each face of extents n (z, y, x) under `rules`: [axis][low, high].
+inline void persistent_beyonds(const index_t (&n)[3], const edge_rules& rules, persistent_beyond (&out)[3][2]) {
+  for (int v = 0; v < 3; ++v)
+    for (int side = 0; side < 2; ++side) {
+      bool fixed = false;
+      out[v][side].at = map_coordinate(side == 0 ? -1 : n[v], n[v], rules, v, fixed);
+      out[v][side].fixed = fixed;
+    }
+}
+
+/// The boxes whose published faces box (yb, zb) reads in a step, at most four (as indices
+/// zb * boxes_y + yb): the boxes beyond its first and last row and its first and last plane,
+/// where that face is not fixed, the box the face maps to. Before a step the box waits for
+/// these to have published the step before. Safe reuse of the face buffer's two parities
+/// needs the relation symmetric (a box read from reads back, or is the box itself): test_plan
+/// checks it for every boundary kind.
+struct persistent_waits {
+  int box[4] = {0, 0, 0, 0};
+  int count = 0;
+};
+
+TESSERA_HD inline persistent_waits persistent_waits_of(int yb, int zb, int boxes_y, int box_rows, int box_planes,
+                                                       index_t ny, index_t nz, const persistent_beyond (&beyond)[3][2]) {
+  // the coordinate a box reads beyond its face at c: c inside the grid, else where the face
+  // maps (-1 where it is fixed: the input, no box)
+  auto source = [](index_t c, index_t n, const persistent_beyond& b) -> index_t {
+    return c < 0 || c >= n ? (b.fixed ? -1 : b.at) : c;
+  };
+  const index_t y0 = static_cast<index_t>(yb) * box_rows, z0 = static_cast<index_t>(zb) * box_planes;
+  const index_t y_end = y0 + box_rows < ny ? y0 + box_rows : ny, z_end = z0 + box_planes < nz ? z0 + box_planes : nz;
+  const index_t rows[2] = {source(y0 - 1, ny, beyond[1][0]), source(y_end, ny, beyond[1][1])};
+  const index_t planes[2] = {source(z0 - 1, nz, beyond[0][0]), source(z_end, nz, beyond[0][1])};
+  persistent_waits w;
+  for (int side = 0; side < 2; ++side) {
+    if (rows[side] >= 0) w.box[w.count++] = zb * boxes_y + static_cast<int>(rows[side] / box_rows);
+    if (planes[side] >= 0) w.box[w.count++] = static_cast<int>(planes[side] / box_planes) * boxes_y + yb;
+  }
+  return w;
 }
 
 }  // namespace detail

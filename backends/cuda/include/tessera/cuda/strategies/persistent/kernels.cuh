@@ -11,14 +11,6 @@ namespace tessera::cuda {
 
 namespace detail {
 
-/// What lies beyond one face of one axis for a pass: a fixed cell of the input (its ghost
-/// layer at coordinate `at`), or the interior cell `at` the face maps to (periodic, Neumann),
-/// which some box publishes every step.
-struct persistent_beyond {
-  bool fixed = true;
-  index_t at = -1;
-};
-
 /// C consecutive rows of one column (C a power of two that divides a thread's rows, at most
 /// 16 bytes): the unit the box is laid out and moved in, one shared-memory instruction each.
 template <class T, int C>
@@ -172,17 +164,9 @@ __global__ void __launch_bounds__(MaxThreads, 1)
   // face, reads this box's faces in turn), so a box that has seen its neighbours' faces of
   // step t + 1 also knows they are done reading its faces of step t, which it overwrites next.
   const int me = static_cast<int>(blockIdx.z) * boxes_y + static_cast<int>(blockIdx.y);
-  int waits_on[4];
-  int waits = 0;
-  {
-    auto mapped = [&](int c, int n, const detail::persistent_beyond& b) { return c < 0 || c >= n ? (b.fixed ? -1 : static_cast<int>(b.at)) : c; };
-    const int rows[2] = {mapped(y0 - 1, ny, a.beyond[1][0]), mapped(y0 + by, ny, a.beyond[1][1])};
-    const int planes[2] = {mapped(z0 - 1, nz, a.beyond[0][0]), mapped(z0 + bz, nz, a.beyond[0][1])};
-    for (int side = 0; side < 2; ++side) {
-      if (rows[side] >= 0) waits_on[waits++] = static_cast<int>(blockIdx.z) * boxes_y + rows[side] / BY;
-      if (planes[side] >= 0) waits_on[waits++] = (planes[side] / BZ) * boxes_y + static_cast<int>(blockIdx.y);
-    }
-  }
+  const detail::persistent_waits waits_on =
+      detail::persistent_waits_of(static_cast<int>(blockIdx.y), static_cast<int>(blockIdx.z), boxes_y, BY, BZ, ny, nz, a.beyond);
+  const int waits = waits_on.count, polled = waits_on.box[tid & 3];  // threads below `waits` poll a box each
   // Publishing: every thread's face stores, a block barrier, then one thread's release of the
   // count (cumulative: it orders the stores the barrier put before it). Waiting: a thread a
   // box waited on spins on its count (acquire), then a block barrier hands the order on.
@@ -194,7 +178,7 @@ __global__ void __launch_bounds__(MaxThreads, 1)
   };
   auto wait_for = [&](int count) {
     if (tid < waits) {
-      ::cuda::atomic_ref<int, ::cuda::thread_scope_device> theirs(a.published[waits_on[tid]]);
+      ::cuda::atomic_ref<int, ::cuda::thread_scope_device> theirs(a.published[polled]);
       while (theirs.load(::cuda::memory_order_acquire) < count) {
       }
     }
@@ -425,12 +409,8 @@ void launch_fused_steps(persistent<>, sweep_of<S, T, Tile>, const launch_plan& p
   a.box_rows = plan.out_tile[1];
   a.box_planes = plan.out_tile[2];
   a.steps = steps;
-  for (int v = 0; v < 3; ++v)
-    for (int side = 0; side < 2; ++side) {
-      bool fixed = false;
-      a.beyond[v][side].at = map_coordinate(side == 0 ? -1 : p.n[v], p.n[v], rules, v, fixed);
-      a.beyond[v][side].fixed = fixed;
-    }
+  const index_t n[3] = {p.n[0], p.n[1], p.n[2]};
+  detail::persistent_beyonds(n, rules, a.beyond);
   if (2 * a.layout.per_parity() >= (1LL << 31))
     throw unsupported_error("tessera: " + policy + " on " + shape_name<S>() + ": the face buffer would hold 2^31 "
                             "elements or more, which the pass indexes in 32 bits; use cuda::temporal_blocking");
