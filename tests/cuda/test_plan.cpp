@@ -737,8 +737,7 @@ TEST_CASE("plan: persistent's boxes wait only for the boxes whose faces they rea
       CAPTURE(g.nz);
       CAPTURE(g.ny);
       d::persistent_beyond beyond[3][2];
-      const ts::index_t n[3] = {g.nz, g.ny, g.nx};
-      d::persistent_beyonds(n, ts::make_edge_rules<3>(std::optional(bc), 1), beyond);
+      d::persistent_beyonds({g.nz, g.ny, g.nx}, ts::make_edge_rules<3>(std::optional(bc), 1), beyond);
       const int boxes_y = static_cast<int>((g.ny + g.box_rows - 1) / g.box_rows);
       const int boxes_z = static_cast<int>((g.nz + g.box_planes - 1) / g.box_planes);
       auto waits_of = [&](int yb, int zb) {
@@ -771,8 +770,7 @@ TEST_CASE("plan: persistent's boxes wait only for the boxes whose faces they rea
   }
   // an interior box of 192^3 waits for its four neighbours, a corner box under Dirichlet faces for two
   d::persistent_beyond fixed[3][2];
-  const ts::index_t n192[3] = {192, 192, 192};
-  d::persistent_beyonds(n192, ts::make_edge_rules<3>(std::optional<bcs>{}, 1), fixed);
+  d::persistent_beyonds({192, 192, 192}, ts::make_edge_rules<3>(std::optional<bcs>{}, 1), fixed);
   const auto inner = d::persistent_waits_of(3, 4, 12, 16, 18, 192, 192, fixed);
   REQUIRE(inner.count == 4);
   CHECK(inner.box[0] == 4 * 12 + 2);  // the row below

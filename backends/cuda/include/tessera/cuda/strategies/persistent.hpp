@@ -84,13 +84,21 @@ struct persistent_beyond {
 };
 
 /// The cells beyond each face of extents n (z, y, x) under `rules`: [axis][low, high].
-inline void persistent_beyonds(const index_t (&n)[3], const edge_rules& rules, persistent_beyond (&out)[3][2]) {
+inline void persistent_beyonds(const array<index_t, 3>& n, const edge_rules& rules, persistent_beyond (&out)[3][2]) {
   for (int v = 0; v < 3; ++v)
     for (int side = 0; side < 2; ++side) {
       bool fixed = false;
       out[v][side].at = map_coordinate(side == 0 ? -1 : n[v], n[v], rules, v, fixed);
       out[v][side].fixed = fixed;
     }
+}
+
+/// The coordinate a box reads at c along an axis of n points whose face beyond is `b`: c
+/// inside the grid, the interior coordinate the face maps to beyond it, or -1 where the face
+/// is fixed (the input's ghost layer, which no box publishes). The kernel's face reads and the
+/// boxes a box waits for both come from here, so the two cannot drift apart.
+TESSERA_HD inline index_t persistent_source(index_t c, index_t n, const persistent_beyond& b) {
+  return c < 0 || c >= n ? (b.fixed ? -1 : b.at) : c;
 }
 
 /// The boxes whose published faces box (yb, zb) reads in a step, at most four (as indices
@@ -106,15 +114,11 @@ struct persistent_waits {
 
 TESSERA_HD inline persistent_waits persistent_waits_of(int yb, int zb, int boxes_y, int box_rows, int box_planes,
                                                        index_t ny, index_t nz, const persistent_beyond (&beyond)[3][2]) {
-  // the coordinate a box reads beyond its face at c: c inside the grid, else where the face
-  // maps (-1 where it is fixed: the input, no box)
-  auto source = [](index_t c, index_t n, const persistent_beyond& b) -> index_t {
-    return c < 0 || c >= n ? (b.fixed ? -1 : b.at) : c;
-  };
   const index_t y0 = static_cast<index_t>(yb) * box_rows, z0 = static_cast<index_t>(zb) * box_planes;
   const index_t y_end = y0 + box_rows < ny ? y0 + box_rows : ny, z_end = z0 + box_planes < nz ? z0 + box_planes : nz;
-  const index_t rows[2] = {source(y0 - 1, ny, beyond[1][0]), source(y_end, ny, beyond[1][1])};
-  const index_t planes[2] = {source(z0 - 1, nz, beyond[0][0]), source(z_end, nz, beyond[0][1])};
+  const index_t rows[2] = {persistent_source(y0 - 1, ny, beyond[1][0]), persistent_source(y_end, ny, beyond[1][1])};
+  const index_t planes[2] = {persistent_source(z0 - 1, nz, beyond[0][0]),
+                             persistent_source(z_end, nz, beyond[0][1])};
   persistent_waits w;
   for (int side = 0; side < 2; ++side) {
     if (rows[side] >= 0) w.box[w.count++] = zb * boxes_y + static_cast<int>(rows[side] / box_rows);

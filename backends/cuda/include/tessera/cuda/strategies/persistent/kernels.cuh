@@ -87,16 +87,14 @@ __global__ void __launch_bounds__(MaxThreads, 1)
     long long stride, parity;
   };
   auto rows_beyond = [&](int y, int side) -> source {
-    const detail::persistent_beyond& b = a.beyond[1][side];
-    if ((y < 0 || y >= ny) && b.fixed) return {p.in + y * sy, sz, 0};
-    const int yy = y < 0 || y >= ny ? static_cast<int>(b.at) : y;
-    return {a.faces + row_face(yy) * nx, 2LL * boxes_y * nx, F};
+    const index_t from = detail::persistent_source(y, ny, a.beyond[1][side]);
+    if (from < 0) return {p.in + y * sy, sz, 0};
+    return {a.faces + row_face(static_cast<int>(from)) * nx, 2LL * boxes_y * nx, F};
   };
   auto planes_beyond = [&](int z, int side) -> source {
-    const detail::persistent_beyond& b = a.beyond[0][side];
-    if ((z < 0 || z >= nz) && b.fixed) return {p.in + z * sz, sy, 0};
-    const int zz = z < 0 || z >= nz ? static_cast<int>(b.at) : z;
-    return {a.faces + a.layout.row_faces + plane_face(zz) * ny * nx, nx, F};
+    const index_t from = detail::persistent_source(z, nz, a.beyond[0][side]);
+    if (from < 0) return {p.in + z * sz, sy, 0};
+    return {a.faces + a.layout.row_faces + plane_face(static_cast<int>(from)) * ny * nx, nx, F};
   };
   const source y_lo = rows_beyond(y0 - 1, 0), y_hi = rows_beyond(y0 + by, 1);
   const source z_lo = planes_beyond(z0 - 1, 0), z_hi = planes_beyond(z0 + bz, 1);
@@ -409,8 +407,7 @@ void launch_fused_steps(persistent<>, sweep_of<S, T, Tile>, const launch_plan& p
   a.box_rows = plan.out_tile[1];
   a.box_planes = plan.out_tile[2];
   a.steps = steps;
-  const index_t n[3] = {p.n[0], p.n[1], p.n[2]};
-  detail::persistent_beyonds(n, rules, a.beyond);
+  detail::persistent_beyonds(p.n, rules, a.beyond);
   if (2 * a.layout.per_parity() >= (1LL << 31))
     throw unsupported_error("tessera: " + policy + " on " + shape_name<S>() + ": the face buffer would hold 2^31 "
                             "elements or more, which the pass indexes in 32 bits; use cuda::temporal_blocking");
