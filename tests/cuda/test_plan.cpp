@@ -125,12 +125,11 @@ TEST_CASE("plan: grids above the device's grid limits are refused") {
   CHECK(contains(p.reason, "grid dimension z = 70000"));
 }
 
-TEST_CASE("plan: register tiling refuses boxes, skewed shapes and 1D with a reason") {
-  const auto b = cu::make_plan<ts::box<3, 1>, float>(cu::register_tiled<>{}, ts::extents{8, 8, 8}, h100);
+TEST_CASE("plan: register tiling refuses 2D boxes, skewed 2D shapes and 1D with a reason") {
+  const auto b = cu::make_plan<ts::box<2, 1>, float>(cu::register_tiled<>{}, ts::extents{8, 8}, h100);
   REQUIRE_FALSE(b.ok());
-  CHECK(contains(b.reason, "box<3,1>"));
+  CHECK(contains(b.reason, "box<2,1>"));
   CHECK(contains(b.reason, "cuda::coarsened"));
-  CHECK_FALSE(cu::make_plan<ts::test::skewed3d, float>(cu::register_tiled<>{}, ts::extents{8, 8, 8}, h100).ok());
   CHECK_FALSE(cu::make_plan<ts::test::corner2d, float>(cu::register_tiled<>{}, ts::extents{8, 8}, h100).ok());
   const auto one = cu::make_plan<ts::star<1, 1>, float>(cu::register_tiled<>{}, ts::extents{8}, h100);
   REQUIRE_FALSE(one.ok());
@@ -142,6 +141,50 @@ TEST_CASE("plan: register tiling refuses boxes, skewed shapes and 1D with a reas
   CHECK(s.out_tile[0] == 24);
   CHECK(s.out_tile[2] == 32);
   CHECK(s.grid[2] == 2);  // ceil(37 / 32)
+}
+
+TEST_CASE("plan: register tiling of 3D boxes tiles outputs, rows a thread by the element size") {
+  // 32 x 32 outputs a block: 8 rows a thread in float (32 x 4 threads), 4 in double (32 x 8)
+  const auto f = cu::make_plan<ts::box<3, 2>, float>(cu::register_tiled<>{}, ts::extents{37, 29, 53}, h100);
+  REQUIRE(f.ok());
+  CHECK(f.block[0] == 32);
+  CHECK(f.block[1] == 4);
+  CHECK(f.out_tile[0] == 32);
+  CHECK(f.out_tile[1] == 32);
+  CHECK(f.grid[0] == 2);  // ceil(53 / 32)
+  CHECK(f.grid[1] == 1);
+  CHECK(f.grid[2] == (37 + f.chunk - 1) / f.chunk);
+  CHECK(f.shared_bytes == 0);  // its two planes are static shared memory
+  const auto d = cu::make_plan<ts::box<3, 1>, double>(cu::register_tiled<>{}, ts::extents{37, 29, 53}, h100);
+  REQUIRE(d.ok());
+  CHECK(d.block[1] == 8);
+  // skewed 3D shapes take the same kernel
+  CHECK(cu::make_plan<ts::test::skewed3d, float>(cu::register_tiled<>{}, ts::extents{8, 8, 8}, h100).ok());
+  // a tile whose rows are not a multiple of a thread's is refused, naming the fix
+  const auto odd = cu::make_plan<ts::box<3, 1>, float>(cu::register_tiled<32, 12>{}, ts::extents{8, 8, 8}, h100);
+  REQUIRE_FALSE(odd.ok());
+  CHECK(contains(odd.reason, "multiple"));
+  CHECK(contains(odd.reason, "TileY"));
+  // so is a tile of too many threads, or of planes too large for static shared memory
+  CHECK(contains(cu::make_plan<ts::box<3, 1>, float>(cu::register_tiled<256, 64>{}, ts::extents{8, 8, 8}, h100).reason,
+                 "threads a block"));
+  CHECK(contains(cu::make_plan<ts::box<3, 2>, double>(cu::register_tiled<128, 32>{}, ts::extents{8, 8, 8}, h100).reason,
+                 "48 KiB"));
+}
+
+TEST_CASE("plan: register tiling of boxes chooses planes a block for the busiest SM's time") {
+  namespace d = ts::cuda::detail;
+  // 256^3 in 32 x 32 tiles (64 a plane), 132 SMs of 2 blocks: 64 planes fill one wave of
+  // 256 blocks (68 planes of FMAs), 32 two waves of 36, 16 four of 20
+  CHECK(d::register_box_chunk(64, 256, 5, 132, 2) == 64);
+  // 512^3 (256 tiles): 64 at most, waves coarser than that do not balance
+  CHECK(d::register_box_chunk(256, 512, 5, 132, 2) == 64);
+  // where an SM holds more blocks, shorter chunks fill it
+  CHECK(d::register_box_chunk(64, 256, 5, 132, 8) == 16);
+  // a grid too small for one wave takes the shortest chunk
+  CHECK(d::register_box_chunk(1, 20, 3, 132, 2) == 8);
+  // a chunk never exceeds what it covers by more than a doubling
+  CHECK(d::register_box_chunk(1000, 12, 3, 132, 4) <= 16);
 }
 
 TEST_CASE("plan: 2D marching kernels march along y with a 1D block") {

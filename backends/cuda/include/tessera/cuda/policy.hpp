@@ -12,7 +12,9 @@
 //                                   along z, keeping the shape's z-reach of planes in shared memory
 //   register_tiled<TileX, TileY, Chunk>
 //                                   as coarsened, but only the current plane is in shared memory;
-//                                   the z-neighbours live in each thread's registers
+//                                   the z-neighbours live in each thread's registers; 3D boxes:
+//                                   a register tile of outputs, partial sums of several rows a
+//                                   thread for every plane an input plane feeds
 //   streaming<BlockX, BlockY, Chunk>
 //                                   beyond the textbook: one thread per output column, marching
 //                                   Chunk planes along z; the planes it read stay in L1, the

@@ -4,23 +4,70 @@
 // thread's column live in its registers — reach_hi - reach_lo + 1 values, shifted one
 // step per plane. Shared memory drops from (2r + 1) planes to one, so larger tiles and
 // more blocks fit. Serves shapes whose off-plane points all lie on the marching axis.
+//
+// 3D shapes with points off that axis on other planes (boxes) take a second kernel, the
+// register tile of outputs: each thread keeps the partial sums of Rows outputs of its
+// column for each of the W output planes an input plane feeds (W = the z reach + 1), adds
+// a plane's terms to all of them as it arrives and stores the one it completes. A box of
+// radius r then costs one shared-memory load per (Rows + 2r) x (2r + 1) FMAs of a plane
+// (the 125-point box: 60 loads per 1,000 FMAs), so the kernel runs at the FMA pipes' rate
+// where the textbook kernels spend an instruction on a load per FMA.
 #include "tessera/cuda/point_function_streaming.hpp"
 #include "tessera/cuda/strategies/coarsened.hpp"
 
 namespace tessera::cuda {
 
+namespace detail {
+/// Whether register_tiled runs shape S with its register tile of outputs (3D shapes with
+/// points off the marching axis on other planes) rather than its column kernel.
+template <class S>
+inline constexpr bool register_box_path = S::rank == 3 && !shape_traits<S>::slow_axis_neighbours_on_axis;
+
+/// Rows of outputs a thread of the register tile computes: 8 for 4-byte types, 4 for
+/// 8-byte ones (the partial sums take W x Rows registers, two each for a double).
+template <class T>
+inline constexpr int register_box_rows = sizeof(T) <= 4 ? 8 : 4;
+
+/// Planes a block of the register tile marches, from 8 to 64: the fewest planes of FMAs on
+/// the busiest SM, ceil(blocks / (SMs x blocks an SM holds)) waves x (chunk + W - 1) planes
+/// (a chunk also computes the W - 1 planes before its first output), the shorter chunk on
+/// a tie. Longer chunks than 64 leave waves too coarse to balance the SMs.
+inline int register_box_chunk(long long tiles, long long nz, int reach_planes, int multiprocessors, int per_sm) {
+  const long long slots = static_cast<long long>(multiprocessors) * std::max(1, per_sm);
+  int best = 8;
+  long long best_cost = -1;
+  for (int c = 8; c <= 64; c *= 2) {
+    const long long blocks = tiles * ceil_div(nz, static_cast<long long>(c));
+    const long long cost = ceil_div(blocks, slots) * (std::min<long long>(c, nz) + reach_planes - 1);
+    if (best_cost < 0 || cost < best_cost) best = c, best_cost = cost;
+    if (c >= nz) break;
+  }
+  return best;
+}
+}  // namespace detail
+
 /// Register tiling: as coarsened, but only the current z-plane (2D: row) is in shared
-/// memory; each thread keeps its own column of z-neighbours in registers. Serves shapes
-/// whose off-plane points all lie on the z axis (stars, not boxes); rank >= 2. Tiles and
-/// defaults as coarsened.
+/// memory; each thread keeps its own column of z-neighbours in registers. Shapes whose
+/// off-plane points lie on the z axis (stars), rank >= 2, on coarsened's tiles and
+/// defaults. 3D shapes with points on other planes (boxes): a register tile of outputs,
+/// TileX x TileY outputs a block (default 32 x 32), Rows = 8 of a column a thread (4 for
+/// 8-byte types, so TileX x TileY / Rows threads), Chunk planes a block (0: chosen by the
+/// plan); each thread keeps partial sums of its outputs for every plane a new input plane
+/// feeds, and the input plane with its halo sits in shared memory, double-buffered.
 template <int TileX = 0, int TileY = 0, int Chunk = 0>
 struct register_tiled : device_policy {
   static std::string name() { return "cuda:register-tiled"; }
   using strategy = register_tiled<>;
-  static constexpr bool automatic_candidate = false;
+  /// cuda::automatic runs it where the tuning table says (3D boxes of radius 2: the FMAs,
+  /// not the memory, bound them, and it issues 0.06 loads an FMA).
+  static constexpr bool automatic_candidate = true;
 
+  /// Stars: coarsened's tile (the input tile, halo included). Boxes: the output tile, and
+  /// Chunk 0 (the plan chooses) unless given.
   template <class S>
-  using tile = typename coarsened<TileX, TileY, Chunk>::template tile<S>;
+  using tile = std::conditional_t<detail::register_box_path<S>,
+                                  marching_tile<detail::or_default(TileX, 32), detail::or_default(TileY, 32), Chunk>,
+                                  typename coarsened<TileX, TileY, Chunk>::template tile<S>>;
 
   /// Only shapes of rank 2 and 3 whose off-plane points lie on the marching axis.
   /// Point functions: a window is a pointer, which registers cannot serve, so each
@@ -32,7 +79,8 @@ struct register_tiled : device_policy {
                                                                           tile<star<Rank, 1>>::chunk>>;
 
   template <class S>
-  static constexpr bool has_kernel = S::rank >= 2 && shape_traits<S>::slow_axis_neighbours_on_axis;
+  static constexpr bool has_kernel =
+      S::rank >= 2 && (shape_traits<S>::slow_axis_neighbours_on_axis || detail::register_box_path<S>);
 
   template <class S, class T>
   static launch_plan plan(const extents<S::rank>& e, const device_limits& lim) {
@@ -43,19 +91,64 @@ struct register_tiled : device_policy {
                  "neighbours in registers; a 1D grid has no such axis: use cuda::tiled or "
                  "cuda::coarsened";
       return p;
+    } else if constexpr (detail::register_box_path<S>) {
+      return plan_box<S, T>(e, lim);
     } else if constexpr (!shape_traits<S>::slow_axis_neighbours_on_axis) {
       launch_plan p;
       p.strategy = detail::plan_label<strategy>();
-      p.reason = "register tiling keeps only the " + std::string(S::rank == 3 ? "z" : "y") +
-                 "-neighbours on the marching axis in registers (offsets (d, 0" + (S::rank == 3 ? ", 0" : "") +
-                 ")), but " + shape_name<S>() +
-                 " has points off both that axis and the centre plane (a box or skewed shape "
-                 "needs whole neighbour planes): use cuda::coarsened, which keeps those planes "
+      p.reason = "register tiling keeps only the y-neighbours on the marching axis in registers (offsets (d, 0)), "
+                 "but " + shape_name<S>() +
+                 " has points off both that axis and the centre row (a 2D box or skewed shape "
+                 "needs whole neighbour rows): use cuda::coarsened, which keeps those rows "
                  "in shared memory";
       return p;
     } else {
       return detail::plan_marching<S, T, tile<S>>("register_tiled", e, 1, lim);
     }
+  }
+
+ private:
+  /// The register tile of outputs (3D shapes with points on other planes).
+  template <class S, class T>
+  static launch_plan plan_box(const extents<3>& e, const device_limits& lim) {
+    using r = detail::virtual_reach<S>;
+    constexpr int rows = detail::register_box_rows<T>;
+    constexpr int out_x = tile<S>::tile_x, out_y = tile<S>::tile_y;
+    launch_plan p;
+    p.strategy = detail::plan_label<strategy>();
+    if (out_y % rows != 0) {
+      p.reason = "register tiling of " + shape_name<S>() + " gives each thread " + std::to_string(rows) +
+                 " rows of outputs (" + std::to_string(sizeof(T)) + "-byte values), but the tile's " +
+                 std::to_string(out_y) + " rows are not a multiple of that: use a TileY that is";
+      return p;
+    }
+    p.block[0] = out_x, p.block[1] = out_y / rows, p.block[2] = 1;
+    if (p.threads() > lim.max_threads_per_block) {
+      p.reason = "register tiling of " + shape_name<S>() + " on a " + std::to_string(out_x) + " x " +
+                 std::to_string(out_y) + " tile needs " + std::to_string(p.threads()) + " threads a block (" +
+                 std::to_string(rows) + " rows a thread), above the device's " +
+                 std::to_string(lim.max_threads_per_block) + ": use a smaller tile";
+      return p;
+    }
+    // two buffers of the input plane with its halo, in static shared memory (shared_bytes
+    // counts dynamic shared memory only)
+    const std::size_t plane_bytes =
+        2u * static_cast<std::size_t>(out_x + r::width(2)) * (out_y + r::width(1)) * sizeof(T);
+    if (plane_bytes > 48u * 1024u) {
+      p.reason = "register tiling of " + shape_name<S>() + " on a " + std::to_string(out_x) + " x " +
+                 std::to_string(out_y) + " tile keeps two input planes of " + std::to_string(plane_bytes / 2) +
+                 " bytes in static shared memory, above 48 KiB together: use a smaller tile";
+      return p;
+    }
+    p.reason = detail::plane_too_large<S>(e, "register_tiled");
+    if (!p.ok()) return p;
+    // the chunk depends on the blocks an SM holds: an estimate here, the driver's answer
+    // for the kernel when the launch plans again (with_driver_residency)
+    const int per_sm = p.resident_per_sm = detail::resident_blocks(p, lim, 128);
+    const long long tiles = detail::plane_tiles(e, out_x, out_y);
+    const int chunk = Chunk > 0 ? Chunk
+                                : detail::register_box_chunk(tiles, e[0], r::width(0) + 1, lim.multiprocessors, per_sm);
+    return detail::marched(p, e, out_x, out_y, chunk, lim);
   }
 };
 
