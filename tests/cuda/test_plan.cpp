@@ -168,7 +168,7 @@ TEST_CASE("plan: register tiling of 3D boxes tiles outputs, rows a thread by the
   // so is a tile of too many threads, or of planes too large for static shared memory
   CHECK(contains(cu::make_plan<ts::box<3, 1>, float>(cu::register_tiled<256, 64>{}, ts::extents{8, 8, 8}, h100).reason,
                  "threads a block"));
-  CHECK(contains(cu::make_plan<ts::box<3, 2>, double>(cu::register_tiled<128, 32>{}, ts::extents{8, 8, 8}, h100).reason,
+  CHECK(contains(cu::make_plan<ts::box<3, 2>, double>(cu::register_tiled<256, 8>{}, ts::extents{8, 8, 8}, h100).reason,
                  "48 KiB"));
 }
 
