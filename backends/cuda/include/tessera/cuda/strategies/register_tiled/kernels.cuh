@@ -68,6 +68,9 @@ __global__ void __launch_bounds__(TileX * (TileY / Rows))
   constexpr int ly = -vs::lo(1), hy = vs::hi(1), lx = -vs::lo(2), hx = vs::hi(2);
   constexpr int in_x = TileX + lx + hx, in_y = TileY + ly + hy, in_cells = in_x * in_y;
   constexpr int threads = TileX * (TileY / Rows);
+  static_assert(threads <= 1024 && 2 * in_cells * sizeof(T) <= 48 * 1024,
+                "cuda::register_tiled on a 3D box: the tile needs more than 1024 threads a block or more than "
+                "48 KiB of static shared memory for its two input planes; use a smaller TileX x TileY");
   constexpr int share = (in_cells + threads - 1) / threads;  // input cells a thread loads a plane
   __shared__ T plane[2][in_cells];
 
