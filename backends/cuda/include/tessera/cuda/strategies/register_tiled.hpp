@@ -28,6 +28,15 @@ inline constexpr bool register_box_path = S::rank == 3 && !shape_traits<S>::slow
 template <class T>
 inline constexpr int register_box_rows = sizeof(T) <= 4 ? 8 : 4;
 
+/// Static shared memory of the register tile on an out_x x out_y tile of outputs: two
+/// buffers of the input plane with its halo. The plan refuses above 48 KiB, and the kernel
+/// asserts the same bound at compile time.
+template <class S, class T>
+constexpr std::size_t register_box_shared_bytes(int out_x, int out_y) {
+  using r = virtual_reach<S>;
+  return 2u * static_cast<std::size_t>(out_x + r::width(2)) * static_cast<std::size_t>(out_y + r::width(1)) * sizeof(T);
+}
+
 /// Planes a block of the register tile marches, from 8 to 64: the fewest planes of FMAs on
 /// the busiest SM, ceil(blocks / (SMs x blocks an SM holds)) waves x (chunk + W - 1) planes
 /// (a chunk also computes the W - 1 planes before its first output), the shorter chunk on
@@ -130,10 +139,8 @@ struct register_tiled : device_policy {
                  std::to_string(lim.max_threads_per_block) + ": use a smaller tile";
       return p;
     }
-    // two buffers of the input plane with its halo, in static shared memory (shared_bytes
-    // counts dynamic shared memory only)
-    const std::size_t plane_bytes =
-        2u * static_cast<std::size_t>(out_x + r::width(2)) * (out_y + r::width(1)) * sizeof(T);
+    // static shared memory (shared_bytes counts dynamic shared memory only)
+    constexpr std::size_t plane_bytes = detail::register_box_shared_bytes<S, T>(out_x, out_y);
     if (plane_bytes > 48u * 1024u) {
       p.reason = "register tiling of " + shape_name<S>() + " on a " + std::to_string(out_x) + " x " +
                  std::to_string(out_y) + " tile keeps two input planes of " + std::to_string(plane_bytes / 2) +

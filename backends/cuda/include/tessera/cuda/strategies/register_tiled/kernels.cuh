@@ -68,7 +68,7 @@ __global__ void __launch_bounds__(TileX * (TileY / Rows))
   constexpr int ly = -vs::lo(1), hy = vs::hi(1), lx = -vs::lo(2), hx = vs::hi(2);
   constexpr int in_x = TileX + lx + hx, in_y = TileY + ly + hy, in_cells = in_x * in_y;
   constexpr int threads = TileX * (TileY / Rows);
-  static_assert(threads <= 1024 && 2 * in_cells * sizeof(T) <= 48 * 1024,
+  static_assert(threads <= 1024 && detail::register_box_shared_bytes<S, T>(TileX, TileY) <= 48 * 1024,
                 "cuda::register_tiled on a 3D box: the tile needs more than 1024 threads a block or more than "
                 "48 KiB of static shared memory for its two input planes; use a smaller TileX x TileY");
   constexpr int share = (in_cells + threads - 1) / threads;  // input cells a thread loads a plane
@@ -105,11 +105,8 @@ __global__ void __launch_bounds__(TileX * (TileY / Rows))
       if (k + 1 < share || tid + k * threads < in_cells) plane[b][tid + k * threads] = next[k];
   };
 
-  T acc[W][Rows];
-#pragma unroll
-  for (int j = 0; j < W; ++j)
-#pragma unroll
-    for (int r = 0; r < Rows; ++r) acc[j][r] = T(0);
+  T acc[W][Rows] = {};
+  const T none[Rows] = {};  // what a slot starts from when it enters at the far end
 
   const index_t z_first = z0 - lz, z_last = z_end - 1 + hz;
   fetch(z_first);
@@ -142,12 +139,7 @@ __global__ void __launch_bounds__(TileX * (TileY / Rows))
       for (int r = 0; r < Rows; ++r)
         if (y_first + r < ny) out[r * p.out_stride[1]] = acc[0][r];
     }
-#pragma unroll
-    for (int j = 0; j + 1 < W; ++j)
-#pragma unroll
-      for (int r = 0; r < Rows; ++r) acc[j][r] = acc[j + 1][r];
-#pragma unroll
-    for (int r = 0; r < Rows; ++r) acc[W - 1][r] = T(0);
+    push_row(acc, none);
     if (zi < z_last) publish(b ^ 1);
     __syncthreads();
     b ^= 1;
