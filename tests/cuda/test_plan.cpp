@@ -143,21 +143,31 @@ TEST_CASE("plan: register tiling refuses 2D boxes, skewed 2D shapes and 1D with 
   CHECK(s.grid[2] == 2);  // ceil(37 / 32)
 }
 
-TEST_CASE("plan: register tiling of 3D boxes tiles outputs, rows a thread by the element size") {
-  // 32 x 32 outputs a block: 8 rows a thread in float (32 x 4 threads), 4 in double (32 x 8)
+TEST_CASE("plan: register tiling of 3D boxes tiles outputs, a thread's outputs by the shape and element size") {
+  // 32 x 32 outputs a block. Radius 2: 2 rows of 4 columns a thread in float (8 x 16
+  // threads), of 2 in double (16 x 16); radius 1: 8 rows of a column in float, 4 in double
   const auto f = cu::make_plan<ts::box<3, 2>, float>(cu::register_tiled<>{}, ts::extents{37, 29, 53}, h100);
   REQUIRE(f.ok());
-  CHECK(f.block[0] == 32);
-  CHECK(f.block[1] == 4);
+  CHECK(f.block[0] == 8);
+  CHECK(f.block[1] == 16);
   CHECK(f.out_tile[0] == 32);
   CHECK(f.out_tile[1] == 32);
   CHECK(f.grid[0] == 2);  // ceil(53 / 32)
   CHECK(f.grid[1] == 1);
   CHECK(f.grid[2] == (37 + f.chunk - 1) / f.chunk);
-  CHECK(f.shared_bytes == 0);  // its two planes are static shared memory
+  CHECK(f.shared_bytes == 0);  // its ring of planes is static shared memory
+  const auto f2 = cu::make_plan<ts::box<3, 2>, double>(cu::register_tiled<>{}, ts::extents{37, 29, 53}, h100);
+  REQUIRE(f2.ok());
+  CHECK(f2.block[0] == 16);
+  CHECK(f2.block[1] == 16);
   const auto d = cu::make_plan<ts::box<3, 1>, double>(cu::register_tiled<>{}, ts::extents{37, 29, 53}, h100);
   REQUIRE(d.ok());
+  CHECK(d.block[0] == 32);
   CHECK(d.block[1] == 8);
+  const auto d1 = cu::make_plan<ts::box<3, 1>, float>(cu::register_tiled<>{}, ts::extents{37, 29, 53}, h100);
+  REQUIRE(d1.ok());
+  CHECK(d1.block[0] == 32);
+  CHECK(d1.block[1] == 4);
   // skewed 3D shapes take the same kernel
   CHECK(cu::make_plan<ts::test::skewed3d, float>(cu::register_tiled<>{}, ts::extents{8, 8, 8}, h100).ok());
   // a tile whose rows are not a multiple of a thread's is refused, naming the fix
@@ -165,6 +175,10 @@ TEST_CASE("plan: register tiling of 3D boxes tiles outputs, rows a thread by the
   REQUIRE_FALSE(odd.ok());
   CHECK(contains(odd.reason, "multiple"));
   CHECK(contains(odd.reason, "TileY"));
+  // and so is one whose columns are not a multiple of a thread's (4 in float, radius 2)
+  const auto narrow = cu::make_plan<ts::box<3, 2>, float>(cu::register_tiled<30, 32>{}, ts::extents{8, 8, 8}, h100);
+  REQUIRE_FALSE(narrow.ok());
+  CHECK(contains(narrow.reason, "TileX that is a multiple of 4"));
   // so is a tile of too many threads, or of planes too large for static shared memory
   CHECK(contains(cu::make_plan<ts::box<3, 1>, float>(cu::register_tiled<256, 64>{}, ts::extents{8, 8, 8}, h100).reason,
                  "threads a block"));

@@ -6,12 +6,12 @@
 // more blocks fit. Serves shapes whose off-plane points all lie on the marching axis.
 //
 // 3D shapes with points off that axis on other planes (boxes) take a second kernel, the
-// register tile of outputs: each thread keeps the partial sums of Rows outputs of its
-// column for each of the W output planes an input plane feeds (W = the z reach + 1), adds
-// a plane's terms to all of them as it arrives and stores the one it completes. A box of
-// radius r then costs one shared-memory load per (Rows + 2r) x (2r + 1) FMAs of a plane
-// (the 125-point box: 60 loads per 1,000 FMAs), so the kernel runs at the FMA pipes' rate
-// where the textbook kernels spend an instruction on a load per FMA.
+// register tile of outputs: each thread keeps the partial sums of its rows x cols outputs
+// for each of the W output planes an input plane feeds (W = the z reach + 1), adds a
+// plane's terms to all of them as it arrives and stores the one it completes. A box of
+// radius r then costs one shared-memory load per vector of a row for (2r + 1) x cols FMAs
+// (the 125-point box in float: 12 16-byte loads per 1,000 FMAs), so the kernel runs at the
+// FMA pipes' rate where the textbook kernels spend an instruction on a load per FMA.
 #include "tessera/cuda/point_function_streaming.hpp"
 #include "tessera/cuda/strategies/coarsened.hpp"
 
@@ -23,18 +23,37 @@ namespace detail {
 template <class S>
 inline constexpr bool register_box_path = S::rank == 3 && !shape_traits<S>::slow_axis_neighbours_on_axis;
 
-/// Rows of outputs a thread of the register tile computes: 8 for 4-byte types, 4 for
-/// 8-byte ones (the partial sums take W x Rows registers, two each for a double).
-template <class T>
-inline constexpr int register_box_rows = sizeof(T) <= 4 ? 8 : 4;
+/// How the register tile of outputs lays out a thread's work and its shared memory, for
+/// shape S and type T: `rows` x `cols` outputs a thread (rows along y, cols neighbouring
+/// columns along x); the input plane's rows read as vectors of `vector` values (16 bytes
+/// at most), each buffer row padded to a multiple of a vector; `buffers` input planes in a
+/// ring. The partial sums take W x rows x cols registers (two each for a double). Where the
+/// x reach is 4 or more (the 125-point box), 2 rows of 4 columns (4-byte types) or of 2
+/// (8-byte ones): a row's 8 or 6 values come in two 16-byte loads or three, for 40 or 20
+/// FMAs, and the block holds 128 or 256 threads; narrower shapes keep 8 rows (4 for 8-byte
+/// types) of one column, whose loads are already few against their FMAs.
+template <class S, class T>
+struct register_box_layout {
+  static constexpr bool wide = virtual_reach<S>::width(2) >= 4;
+  static constexpr int cols = !wide ? 1 : sizeof(T) <= 4 ? 4 : 2;
+  static constexpr int rows = wide ? 2 : sizeof(T) <= 4 ? 8 : 4;
+  static constexpr int vector = static_cast<int>(std::min<std::size_t>(cols, 16 / sizeof(T)));
+  static constexpr int buffers = 4;
+  /// Values a buffer row holds on a tile of out_x outputs: the input row padded to whole
+  /// vectors.
+  static constexpr int pitch(int out_x) { return (out_x + virtual_reach<S>::width(2) + vector - 1) / vector * vector; }
+};
 
-/// Static shared memory of the register tile on an out_x x out_y tile of outputs: two
-/// buffers of the input plane with its halo. The plan refuses above 48 KiB, and the kernel
-/// asserts the same bound at compile time.
+/// Static shared memory of the register tile on an out_x x out_y tile of outputs: the
+/// ring of input planes with their halo (and its barriers). The plan refuses above 48 KiB,
+/// and the kernel asserts the same bound at compile time.
 template <class S, class T>
 constexpr std::size_t register_box_shared_bytes(int out_x, int out_y) {
-  using r = virtual_reach<S>;
-  return 2u * static_cast<std::size_t>(out_x + r::width(2)) * static_cast<std::size_t>(out_y + r::width(1)) * sizeof(T);
+  using layout = register_box_layout<S, T>;
+  return static_cast<std::size_t>(layout::buffers) *
+         (static_cast<std::size_t>(layout::pitch(out_x)) * static_cast<std::size_t>(out_y + virtual_reach<S>::width(1)) *
+              sizeof(T) +
+          8u);
 }
 
 /// Planes a block of the register tile marches, from 8 to 64: the fewest planes of FMAs on
@@ -59,16 +78,17 @@ inline int register_box_chunk(long long tiles, long long nz, int reach_planes, i
 /// memory; each thread keeps its own column of z-neighbours in registers. Shapes whose
 /// off-plane points lie on the z axis (stars), rank >= 2, on coarsened's tiles and
 /// defaults. 3D shapes with points on other planes (boxes): a register tile of outputs,
-/// TileX x TileY outputs a block (default 32 x 32), Rows = 8 of a column a thread (4 for
-/// 8-byte types, so TileX x TileY / Rows threads), Chunk planes a block (0: chosen by the
-/// plan); each thread keeps partial sums of its outputs for every plane a new input plane
-/// feeds, and the input plane with its halo sits in shared memory, double-buffered.
+/// TileX x TileY outputs a block (default 32 x 32), each thread rows x cols of them
+/// (detail::register_box_layout: 2 x 4 in float and 2 x 2 in double for the 125-point box,
+/// 8 x 1 and 4 x 1 for the 27-point one), Chunk planes a block (0: chosen by the plan); each
+/// thread keeps partial sums of its outputs for every plane a new input plane feeds, and
+/// the input planes with their halo arrive in a ring of shared-memory buffers.
 template <int TileX = 0, int TileY = 0, int Chunk = 0>
 struct register_tiled : device_policy {
   static std::string name() { return "cuda:register-tiled"; }
   using strategy = register_tiled<>;
   /// cuda::automatic runs it where the tuning table says (3D boxes of radius 2: the FMAs,
-  /// not the memory, bound them, and it issues 0.06 loads an FMA).
+  /// not the memory, bound them, and it issues a shared-memory load for 28 FMAs or more).
   static constexpr bool automatic_candidate = true;
 
   /// Stars: coarsened's tile (the input tile, halo included). Boxes: the output tile, and
@@ -121,29 +141,32 @@ struct register_tiled : device_policy {
   template <class S, class T>
   static launch_plan plan_box(const extents<3>& e, const device_limits& lim) {
     using r = detail::virtual_reach<S>;
-    constexpr int rows = detail::register_box_rows<T>;
+    using layout = detail::register_box_layout<S, T>;
     constexpr int out_x = tile<S>::tile_x, out_y = tile<S>::tile_y;
     launch_plan p;
     p.strategy = detail::plan_label<strategy>();
-    if (out_y % rows != 0) {
-      p.reason = "register tiling of " + shape_name<S>() + " gives each thread " + std::to_string(rows) +
-                 " rows of outputs (" + std::to_string(sizeof(T)) + "-byte values), but the tile's " +
-                 std::to_string(out_y) + " rows are not a multiple of that: use a TileY that is";
+    if (out_y % layout::rows != 0 || out_x % layout::cols != 0) {
+      p.reason = "register tiling of " + shape_name<S>() + " gives each thread " + std::to_string(layout::rows) +
+                 " rows of " + std::to_string(layout::cols) + " columns of outputs (" + std::to_string(sizeof(T)) +
+                 "-byte values), but the tile is " + std::to_string(out_x) + " x " + std::to_string(out_y) +
+                 ": use a TileX that is a multiple of " + std::to_string(layout::cols) +
+                 " and a TileY that is a multiple of " + std::to_string(layout::rows);
       return p;
     }
-    p.block[0] = out_x, p.block[1] = out_y / rows, p.block[2] = 1;
+    p.block[0] = out_x / layout::cols, p.block[1] = out_y / layout::rows, p.block[2] = 1;
     if (p.threads() > lim.max_threads_per_block) {
       p.reason = "register tiling of " + shape_name<S>() + " on a " + std::to_string(out_x) + " x " +
                  std::to_string(out_y) + " tile needs " + std::to_string(p.threads()) + " threads a block (" +
-                 std::to_string(rows) + " rows a thread), above the device's " +
+                 std::to_string(layout::rows * layout::cols) + " outputs a thread), above the device's " +
                  std::to_string(lim.max_threads_per_block) + ": use a smaller tile";
       return p;
     }
     // static shared memory (shared_bytes counts dynamic shared memory only)
-    constexpr std::size_t plane_bytes = detail::register_box_shared_bytes<S, T>(out_x, out_y);
-    if (plane_bytes > 48u * 1024u) {
+    constexpr std::size_t ring_bytes = detail::register_box_shared_bytes<S, T>(out_x, out_y);
+    if (ring_bytes > 48u * 1024u) {
       p.reason = "register tiling of " + shape_name<S>() + " on a " + std::to_string(out_x) + " x " +
-                 std::to_string(out_y) + " tile keeps two input planes of " + std::to_string(plane_bytes / 2) +
+                 std::to_string(out_y) + " tile keeps " + std::to_string(layout::buffers) + " input planes of " +
+                 std::to_string(ring_bytes / layout::buffers) +
                  " bytes in static shared memory, above 48 KiB together: use a smaller tile";
       return p;
     }

@@ -2,8 +2,26 @@
 // cuda::register_tiled's kernel (nvcc only): the current plane in shared memory, the planes
 // before and after it in each thread's registers.
 #include "tessera/cuda/strategies/register_tiled.hpp"
+#include "tessera/cuda/kernels/arrival_barrier.cuh"
 #include "tessera/cuda/kernels/marching.cuh"
 #include "tessera/cuda/point_function_streaming.cuh"
+
+namespace tessera::cuda::detail {
+/// Loads N vectors of V values from `row` (aligned to V values) into v: one shared-memory
+/// load of up to 16 bytes each.
+template <int V, int N, class T>
+__device__ __forceinline__ void load_vectors(T (&v)[N * V], const T* row) {
+  struct alignas(V * sizeof(T)) vector {
+    T value[V];
+  };
+#pragma unroll
+  for (int d = 0; d < N; ++d) {
+    const vector w = reinterpret_cast<const vector*>(row)[d];
+#pragma unroll
+    for (int e = 0; e < V; ++e) v[d * V + e] = w.value[e];
+  }
+}
+}  // namespace tessera::cuda::detail
 
 namespace tessera::cuda::kernels {
 
@@ -51,46 +69,61 @@ __global__ void __launch_bounds__(TileX * TileY) register_tiled_sweep(const para
 }
 
 /// The register tile of outputs (3D shapes with points on other planes): a block of
-/// TileX x (TileY / Rows) threads computes a TileX x TileY tile of outputs of `chunk`
-/// planes, each thread Rows rows of one column. Input planes arrive in shared memory with
-/// their halo (two buffers: a thread's share of the next plane is loaded into registers
-/// while the current one is computed, then stored into the other buffer, one barrier a
-/// plane). acc[j][r] is the partial sum of output row r of plane zi - hz + j while input
-/// plane zi is added: the plane adds each point (dz, dy, dx) of the shape to slot hz - dz,
-/// slot 0 is then complete and stored, and the slots move on by one.
-template <class S, class T, int TileX, int TileY, int Rows>
-__global__ void __launch_bounds__(TileX * (TileY / Rows))
+/// (TileX / Cols) x (TileY / Rows) threads computes a TileX x TileY tile of outputs of
+/// `chunk` planes, each thread Rows rows of Cols neighbouring columns. acc[j][r][c] is the
+/// partial sum of the output at row r, column c of plane zi - hz + j while input plane zi
+/// is added: the plane adds each point (dz, dy, dx) of the shape to slot hz - dz, slot 0 is
+/// then complete and stored, and the slots move on by one.
+///
+/// Input planes arrive in shared memory with their halo, in a ring of four buffers: a
+/// thread stores its share of plane i + 1 (loaded into registers while plane i - 1 was
+/// computed) at the start of iteration i, arrives on that buffer's barrier, starts the
+/// loads of plane i + 2, then waits for plane i's barrier, whose arrivals came an
+/// iteration earlier. A warp that finishes a plane early starts the next instead of idling
+/// at a block-wide barrier. Buffer (i + 1) % 4 last held plane i - 3, which every thread
+/// finished before it stored plane i - 1, which this thread waited for in iteration i - 1.
+/// A thread reads the Cols + x-reach values of a row as vectors of up to 16 bytes (the
+/// buffer's rows are padded to a multiple of a vector).
+template <class S, class T, int TileX, int TileY, int Rows, int Cols>
+__global__ void __launch_bounds__((TileX / Cols) * (TileY / Rows))
     register_tiled_box_sweep(const params_for<S, T> p, const int chunk) {
   detail::begin_after_previous_grid();  // first: the sweep before may still run
-  static_assert(S::rank == 3 && TileY % Rows == 0, "register_tiled_box_sweep: 3D shapes, Rows dividing TileY");
+  static_assert(S::rank == 3 && TileY % Rows == 0 && TileX % Cols == 0,
+                "register_tiled_box_sweep: 3D shapes, Rows dividing TileY and Cols dividing TileX");
   using vs = detail::vshape<S>;
+  using layout = detail::register_box_layout<S, T>;
   constexpr int lz = -vs::lo(0), hz = vs::hi(0), W = lz + hz + 1;
   constexpr int ly = -vs::lo(1), hy = vs::hi(1), lx = -vs::lo(2), hx = vs::hi(2);
-  constexpr int in_x = TileX + lx + hx, in_y = TileY + ly + hy, in_cells = in_x * in_y;
-  constexpr int threads = TileX * (TileY / Rows);
+  constexpr int V = layout::vector, pitch = layout::pitch(TileX), in_x = TileX + lx + hx, in_y = TileY + ly + hy;
+  constexpr int in_cells = in_x * in_y, buffer = pitch * in_y, buffers = layout::buffers;
+  constexpr int threads = (TileX / Cols) * (TileY / Rows);
   static_assert(threads <= 1024 && detail::register_box_shared_bytes<S, T>(TileX, TileY) <= 48 * 1024,
                 "cuda::register_tiled on a 3D box: the tile needs more than 1024 threads a block or more than "
-                "48 KiB of static shared memory for its two input planes; use a smaller TileX x TileY");
+                "48 KiB of static shared memory for its input planes; use a smaller TileX x TileY");
+  static_assert(Cols % V == 0, "register_tiled_box_sweep: a thread's columns are whole vectors");
   constexpr int share = (in_cells + threads - 1) / threads;  // input cells a thread loads a plane
-  __shared__ T plane[2][in_cells];
+  constexpr int span = (Cols + lx + hx + V - 1) / V;          // vectors a thread reads a row
+  __shared__ __align__(16) T plane[buffers][buffer];
+  __shared__ unsigned long long ready[buffers];
 
-  const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TileX + tx;
+  const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * (TileX / Cols) + tx;
   const index_t nz = p.n[0], ny = p.n[1], nx = p.n[2];
   const index_t x0 = static_cast<index_t>(blockIdx.x) * TileX, y0 = static_cast<index_t>(blockIdx.y) * TileY;
   const index_t z0 = static_cast<index_t>(blockIdx.z) * chunk, z_end = min(z0 + static_cast<index_t>(chunk), nz);
   const index_t sz = p.in_stride[0], sy = p.in_stride[1];
 
   // This thread's share of a plane: cell tid + k * threads of the input tile (row-major,
-  // in_x a row), at in-plane offset at[k] from the tile's corner (x0 - lx, y0 - ly)
-  // (plane_too_large keeps the offsets in 32 bits). A cell past the input's reach, which
-  // only outputs beyond the grid read, loads the nearest cell inside it instead: any value
-  // serves there, and no load needs a predicate.
-  int at[share];
+  // in_x a row), at in-plane offset at[k] from the tile's corner (x0 - lx, y0 - ly) and at
+  // to[k] in a buffer (plane_too_large keeps the offsets in 32 bits). A cell past the
+  // input's reach, which only outputs beyond the grid read, loads the nearest cell inside
+  // it instead: any value serves there, and no load needs a predicate.
+  int at[share], to[share];
   const int last_row = static_cast<int>(ny + hy - 1 - (y0 - ly)), last_col = static_cast<int>(nx + hx - 1 - (x0 - lx));
 #pragma unroll
   for (int k = 0; k < share; ++k) {
     const int i = min(tid + k * threads, in_cells - 1), row = i / in_x, col = i - row * in_x;
     at[k] = static_cast<int>(min(row, last_row) * sy + min(col, last_col));
+    to[k] = row * pitch + col;
   }
   const T* const corner = p.in + (y0 - ly) * sy + (x0 - lx);
   T next[share];
@@ -102,47 +135,54 @@ __global__ void __launch_bounds__(TileX * (TileY / Rows))
   auto publish = [&](int b) {
 #pragma unroll
     for (int k = 0; k < share; ++k)
-      if (k + 1 < share || tid + k * threads < in_cells) plane[b][tid + k * threads] = next[k];
+      if (k + 1 < share || tid + k * threads < in_cells) plane[b][to[k]] = next[k];
+    arrival_barrier::arrive(&ready[b]);
   };
 
-  T acc[W][Rows] = {};
-  const T none[Rows] = {};  // what a slot starts from when it enters at the far end
+  T acc[W][Rows * Cols] = {};  // [slot][r * Cols + c]
+  const T none[Rows * Cols] = {};  // what a slot starts from when it enters at the far end
 
+  if (tid == 0)
+    for (int b = 0; b < buffers; ++b) arrival_barrier::init(&ready[b], threads);
+  __syncthreads();
   const index_t z_first = z0 - lz, z_last = z_end - 1 + hz;
   fetch(z_first);
   publish(0);
-  __syncthreads();
-  const index_t y_first = y0 + ty * Rows, x = x0 + tx;
-  T* const out_column = p.out + y_first * p.out_stride[1] + x;
-  int b = 0;
-  for (index_t zi = z_first; zi <= z_last; ++zi) {
-    if (zi < z_last) fetch(zi + 1);  // in flight while this plane is computed
+  if (z_first < z_last) fetch(z_first + 1);
+  const index_t y_first = y0 + ty * Rows, x_first = x0 + tx * Cols;
+  T* const out_corner = p.out + y_first * p.out_stride[1] + x_first;
+  int i = 0;  // planes done: plane z_first + i is in buffer i % buffers
+  for (index_t zi = z_first; zi <= z_last; ++zi, ++i) {
+    if (zi < z_last) publish((i + 1) % buffers);
+    if (zi + 1 < z_last) fetch(zi + 2);  // in flight while this plane is computed
+    arrival_barrier::wait(&ready[i % buffers], static_cast<unsigned>(i / buffers) & 1u);
     // input row ri of this thread's rows: tile row ty * Rows + ri feeds output row
     // ri - ly - dy through a point at dy
-    const T* const rows_in = plane[b] + ty * Rows * in_x + tx;
+    const T* const rows_in = plane[i % buffers] + ty * Rows * pitch + tx * Cols;
     tessera::detail::static_for<Rows + ly + hy>([&](auto ri_) {
       constexpr int ri = decltype(ri_)::value;
-      T v[lx + hx + 1];
-#pragma unroll
-      for (int d = 0; d < lx + hx + 1; ++d) v[d] = rows_in[ri * in_x + d];
+      T v[span * V];
+      detail::load_vectors<V, span>(v, rows_in + ri * pitch);
       tessera::detail::static_for<vs::size>([&](auto k_) {
         constexpr int K = decltype(k_)::value;
         constexpr int dz = vs::off(K, 0), dy = vs::off(K, 1), dx = vs::off(K, 2);
         constexpr int r = ri - ly - dy;
-        if constexpr (r >= 0 && r < Rows) acc[hz - dz][r] += p.template term<K>(v[dx + lx]);
+        if constexpr (r >= 0 && r < Rows) {
+#pragma unroll
+          for (int c = 0; c < Cols; ++c) acc[hz - dz][r * Cols + c] += p.template term<K>(v[c + dx + lx]);
+        }
       });
     });
     const index_t zo = zi - hz;  // the output plane slot 0 now holds complete
-    if (zo >= z0 && x < nx) {
-      T* const out = out_column + zo * p.out_stride[0];
+    if (zo >= z0) {
+      T* const out = out_corner + zo * p.out_stride[0];
 #pragma unroll
       for (int r = 0; r < Rows; ++r)
-        if (y_first + r < ny) out[r * p.out_stride[1]] = acc[0][r];
+#pragma unroll
+        for (int c = 0; c < Cols; ++c)
+          if (y_first + r < ny && x_first + c < nx) out[r * p.out_stride[1] + c] = acc[0][r * Cols + c];
     }
     push_row(acc, none);
-    if (zi < z_last) publish(b ^ 1);
-    __syncthreads();
-    b ^= 1;
   }
 }
 
@@ -154,11 +194,11 @@ template <class S, class T, class Tile>
 void launch_sweep(register_tiled<>, sweep_of<S, T, Tile>, const launch_plan& plan, const params_for<S, T>& p,
                   cudaStream_t stream) {
   if constexpr (detail::register_box_path<S>) {
-    constexpr int rows = detail::register_box_rows<T>;
+    using layout = detail::register_box_layout<S, T>;
     detail::launch_kernel_after_previous(
-        &kernels::register_tiled_box_sweep<S, T, Tile::tile_x, Tile::tile_y, rows>, "register_tiled_box_sweep",
-        register_tiled<>::name(), shape_name<S>(), plan, dim3(Tile::tile_x, Tile::tile_y / rows, 1), 0, stream, p,
-        plan.chunk);
+        &kernels::register_tiled_box_sweep<S, T, Tile::tile_x, Tile::tile_y, layout::rows, layout::cols>,
+        "register_tiled_box_sweep", register_tiled<>::name(), shape_name<S>(), plan,
+        dim3(Tile::tile_x / layout::cols, Tile::tile_y / layout::rows, 1), 0, stream, p, plan.chunk);
   } else {
     detail::launch_kernel_after_previous(&kernels::register_tiled_sweep<S, T, Tile::tile_x, Tile::tile_y, Tile::chunk>,
                                          "register_tiled_sweep", register_tiled<>::name(), shape_name<S>(), plan,
