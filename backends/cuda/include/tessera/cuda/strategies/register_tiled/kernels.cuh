@@ -70,10 +70,10 @@ __global__ void __launch_bounds__(TileX * TileY) register_tiled_sweep(const para
 
 /// The register tile of outputs (3D shapes with points on other planes): a block of
 /// (TileX / Cols) x (TileY / Rows) threads computes a TileX x TileY tile of outputs of
-/// `chunk` planes, each thread Rows rows of Cols neighbouring columns. acc[j][r][c] is the
-/// partial sum of the output at row r, column c of plane zi - hz + j while input plane zi
-/// is added: the plane adds each point (dz, dy, dx) of the shape to slot hz - dz, slot 0 is
-/// then complete and stored, and the slots move on by one.
+/// `chunk` planes, each thread Rows rows of Cols neighbouring columns. acc[j][r * Cols + c]
+/// is the partial sum of the output at row r, column c of plane zi - hz + j while input
+/// plane zi is added: the plane adds each point (dz, dy, dx) of the shape to slot hz - dz,
+/// slot 0 is then complete and stored, and the slots move on by one.
 ///
 /// Input planes arrive in shared memory with their halo, in a ring of four buffers: a
 /// thread stores its share of plane i + 1 (loaded into registers while plane i - 1 was
