@@ -259,8 +259,8 @@ int first_set(int reps) {
 int second_set(int reps);
 
 // ./box_probe: the second set; ./box_probe first: the first; ./box_probe profile: one launch
-// each of four kernels for Nsight Compute; ./box_probe small: awkward sizes for
-// compute-sanitizer.
+// each of four kernels for Nsight Compute; ./box_probe tiles: output tiles and chunks at
+// 256^3; ./box_probe small: awkward sizes for compute-sanitizer.
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode.empty()) return second_set(10);
@@ -270,6 +270,19 @@ int main(int argc, char** argv) {
     run<2, double, 32, 32, 4, 1, 1, 0>(256, 64, 1, "d A");
     run<2, float, 32, 32, 8, 1, 1, 1>(256, 64, 1, "f pipe");
     run<2, double, 32, 32, 4, 1, 1, 1>(256, 64, 1, "d pipe");
+    return 0;
+  }
+  if (mode == "tiles") {  // 32 x 16 against 32 x 32 output tiles and chunks, at 256^3 and 512^3
+    run<2, float, 32, 32, 2, 4, 1, 1>(256, 32, 10, "f 32x32 chunk32");
+    run<2, float, 32, 32, 2, 4, 1, 1>(256, 64, 10, "f 32x32 chunk64");
+    run<2, float, 32, 16, 2, 4, 1, 1>(256, 64, 10, "f 32x16 chunk64");
+    run<2, float, 32, 16, 2, 4, 1, 1>(256, 32, 10, "f 32x16 chunk32");
+    run<2, float, 16, 32, 2, 4, 1, 1>(256, 64, 10, "f 16x32 chunk64");
+    run<2, double, 32, 32, 2, 2, 1, 1>(256, 32, 10, "d 32x32 chunk32");
+    run<2, double, 32, 16, 2, 2, 1, 1>(256, 64, 10, "d 32x16 chunk64");
+    run<2, double, 32, 16, 2, 2, 1, 1>(256, 32, 10, "d 32x16 chunk32");
+    run<2, float, 32, 32, 2, 4, 1, 1>(512, 64, 10, "f 32x32 chunk64");
+    run<2, float, 32, 16, 2, 4, 1, 1>(512, 64, 10, "f 32x16 chunk64");
     return 0;
   }
   if (mode == "small") {
@@ -282,7 +295,7 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
-  std::printf("usage: box_probe [first|profile|small]\n");
+  std::printf("usage: box_probe [first|profile|tiles|small]\n");
   return 2;
 }
 int second_set(int reps) {
