@@ -13,6 +13,7 @@ told apart, and a kernel whose hot loop is not its longest needs a look at the l
 """
 import re
 import sys
+from collections import Counter
 
 
 def instructions(function_text):
@@ -53,12 +54,9 @@ def main():
         body = main_loop(instructions(function))
         if not body:
             continue
-        counts = {}
-        for t in body:
-            counts[opcode(t)] = counts.get(opcode(t), 0) + 1
+        counts = Counter(opcode(t) for t in body)
         fma = counts.get("FFMA", 0) + counts.get("DFMA", 0)
-        others = ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1])
-                           if k not in ("FFMA", "DFMA"))
+        others = ", ".join(f"{k} {v}" for k, v in counts.most_common() if k not in ("FFMA", "DFMA"))
         print(f"{name}\n  loop {len(body)} instructions, {fma} FMA ({fma / len(body):.3f}); {others}")
     return 0
 

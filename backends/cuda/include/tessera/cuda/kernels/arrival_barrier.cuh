@@ -8,13 +8,16 @@
 
 namespace tessera::cuda::kernels::arrival_barrier {
 
+/// The barrier's address in the shared window, as the mbarrier instructions take it.
+__device__ inline unsigned shared_address(const unsigned long long* barrier) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(barrier));
+}
+
 /// One barrier: 8 bytes of shared memory, initialised by one thread to expect `count`
 /// arrivals a phase; __syncthreads() after the initialisation, before the first arrive.
 __device__ inline void init(unsigned long long* barrier, unsigned count) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(barrier))),
-               "r"(count)
-               : "memory");
+  asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(shared_address(barrier)), "r"(count) : "memory");
 #else
   (void)barrier, (void)count;
 #endif
@@ -28,7 +31,7 @@ __device__ inline void arrive(unsigned long long* barrier) {
       "{\n"
       " .reg .b64 state;\n"
       " mbarrier.arrive.shared.b64 state, [%0];\n"
-      "}\n" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(barrier)))
+      "}\n" ::"r"(shared_address(barrier))
       : "memory");
 #else
   (void)barrier;
@@ -52,7 +55,7 @@ __device__ inline void wait(unsigned long long* barrier, unsigned parity) {
       "WAIT_%=:\n"
       " " TESSERA_MBARRIER_WAIT " done, [%0], %1;\n"
       " @!done bra WAIT_%=;\n"
-      "}\n" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(barrier))),
+      "}\n" ::"r"(shared_address(barrier)),
       "r"(parity)
       : "memory");
 #undef TESSERA_MBARRIER_WAIT

@@ -37,11 +37,15 @@ struct register_box_layout {
   static constexpr bool wide = virtual_reach<S>::width(2) >= 4;
   static constexpr int cols = !wide ? 1 : sizeof(T) <= 4 ? 4 : 2;
   static constexpr int rows = wide ? 2 : sizeof(T) <= 4 ? 8 : 4;
-  static constexpr int vector = static_cast<int>(std::min<std::size_t>(cols, 16 / sizeof(T)));
+  static constexpr int vector = std::min(cols, elements_per_16_bytes<T>);
+  static_assert(cols % vector == 0, "register_box_layout: a thread's columns are whole vectors");
   static constexpr int buffers = 4;
   /// Values a buffer row holds on a tile of out_x outputs: the input row padded to whole
   /// vectors.
   static constexpr int pitch(int out_x) { return (out_x + virtual_reach<S>::width(2) + vector - 1) / vector * vector; }
+  /// Values one buffer holds on an out_x x out_y tile of outputs: the padded rows of the
+  /// input plane with its halo.
+  static constexpr int buffer_elements(int out_x, int out_y) { return pitch(out_x) * (out_y + virtual_reach<S>::width(1)); }
 };
 
 /// Static shared memory of the register tile on an out_x x out_y tile of outputs: the
@@ -51,9 +55,7 @@ template <class S, class T>
 constexpr std::size_t register_box_shared_bytes(int out_x, int out_y) {
   using layout = register_box_layout<S, T>;
   return static_cast<std::size_t>(layout::buffers) *
-         (static_cast<std::size_t>(layout::pitch(out_x)) * static_cast<std::size_t>(out_y + virtual_reach<S>::width(1)) *
-              sizeof(T) +
-          8u);
+         (static_cast<std::size_t>(layout::buffer_elements(out_x, out_y)) * sizeof(T) + 8u);
 }
 
 /// Planes a block of the register tile marches, from 8 to 64: the fewest planes of FMAs on

@@ -70,7 +70,8 @@ __global__ void __launch_bounds__(TileX * TileY) register_tiled_sweep(const para
 
 /// The register tile of outputs (3D shapes with points on other planes): a block of
 /// (TileX / Cols) x (TileY / Rows) threads computes a TileX x TileY tile of outputs of
-/// `chunk` planes, each thread Rows rows of Cols neighbouring columns. acc[j][r * Cols + c]
+/// `chunk` planes, each thread Rows rows of Cols neighbouring columns (both from
+/// detail::register_box_layout, as are the buffers' shape). acc[j][r * Cols + c]
 /// is the partial sum of the output at row r, column c of plane zi - hz + j while input
 /// plane zi is added: the plane adds each point (dz, dy, dx) of the shape to slot hz - dz,
 /// slot 0 is then complete and stored, and the slots move on by one.
@@ -84,23 +85,24 @@ __global__ void __launch_bounds__(TileX * TileY) register_tiled_sweep(const para
 /// finished before it stored plane i - 1, which this thread waited for in iteration i - 1.
 /// A thread reads the Cols + x-reach values of a row as vectors of up to 16 bytes (the
 /// buffer's rows are padded to a multiple of a vector).
-template <class S, class T, int TileX, int TileY, int Rows, int Cols>
-__global__ void __launch_bounds__((TileX / Cols) * (TileY / Rows))
+template <class S, class T, int TileX, int TileY>
+__global__ void __launch_bounds__((TileX / detail::register_box_layout<S, T>::cols) *
+                                  (TileY / detail::register_box_layout<S, T>::rows))
     register_tiled_box_sweep(const params_for<S, T> p, const int chunk) {
+  using layout = detail::register_box_layout<S, T>;
+  constexpr int Rows = layout::rows, Cols = layout::cols;
   detail::begin_after_previous_grid();  // first: the sweep before may still run
   static_assert(S::rank == 3 && TileY % Rows == 0 && TileX % Cols == 0,
                 "register_tiled_box_sweep: 3D shapes, Rows dividing TileY and Cols dividing TileX");
   using vs = detail::vshape<S>;
-  using layout = detail::register_box_layout<S, T>;
   constexpr int lz = -vs::lo(0), hz = vs::hi(0), W = lz + hz + 1;
   constexpr int ly = -vs::lo(1), hy = vs::hi(1), lx = -vs::lo(2), hx = vs::hi(2);
   constexpr int V = layout::vector, pitch = layout::pitch(TileX), in_x = TileX + lx + hx, in_y = TileY + ly + hy;
-  constexpr int in_cells = in_x * in_y, buffer = pitch * in_y, buffers = layout::buffers;
+  constexpr int in_cells = in_x * in_y, buffer = layout::buffer_elements(TileX, TileY), buffers = layout::buffers;
   constexpr int threads = (TileX / Cols) * (TileY / Rows);
   static_assert(threads <= 1024 && detail::register_box_shared_bytes<S, T>(TileX, TileY) <= 48 * 1024,
                 "cuda::register_tiled on a 3D box: the tile needs more than 1024 threads a block or more than "
                 "48 KiB of static shared memory for its input planes; use a smaller TileX x TileY");
-  static_assert(Cols % V == 0, "register_tiled_box_sweep: a thread's columns are whole vectors");
   constexpr int share = (in_cells + threads - 1) / threads;  // input cells a thread loads a plane
   constexpr int span = (Cols + lx + hx + V - 1) / V;          // vectors a thread reads a row
   __shared__ __align__(16) T plane[buffers][buffer];
@@ -196,7 +198,7 @@ void launch_sweep(register_tiled<>, sweep_of<S, T, Tile>, const launch_plan& pla
   if constexpr (detail::register_box_path<S>) {
     using layout = detail::register_box_layout<S, T>;
     detail::launch_kernel_after_previous(
-        &kernels::register_tiled_box_sweep<S, T, Tile::tile_x, Tile::tile_y, layout::rows, layout::cols>,
+        &kernels::register_tiled_box_sweep<S, T, Tile::tile_x, Tile::tile_y>,
         "register_tiled_box_sweep", register_tiled<>::name(), shape_name<S>(), plan,
         dim3(Tile::tile_x / layout::cols, Tile::tile_y / layout::rows, 1), 0, stream, p, plan.chunk);
   } else {
