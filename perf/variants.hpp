@@ -52,6 +52,8 @@ using tb_2d_6 = cuda::temporal_blocking<6>;
 using tb_2d_8x128x4 = cuda::temporal_blocking<8, 128, 4>;
 using tb_3_64x32 = cuda::temporal_blocking<3, 64, 32>;
 using tb_4_64x32 = cuda::temporal_blocking<4, 64, 32>;
+// a 3D box's one-column pass (a tile named), beside the register-tile pass the default runs
+using tb_2_columns = cuda::temporal_blocking<2, 32, 32, 4>;
 // persistent: <steps a pass, rows a thread (4-byte types; 8-byte: half), planes between
 // block barriers, threads a block at most>; the default <4096, 8, 4, 384>
 using ps_6x4 = cuda::persistent<0, 6, 4>;
@@ -69,6 +71,7 @@ using ps_8x2 = cuda::persistent<0, 8, 2>;
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_3, T, tessera::star<3, 1>)                           \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_3, T, tessera::star<3, 2>)                           \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_3, T, tessera::box<3, 1>)                            \
+  TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_2_columns, T, tessera::box<3, 1>)                    \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_4, T, tessera::star<2, 1>)                           \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_2d_6, T, tessera::star<2, 1>)                        \
   TESSERA_CUDA_INSTANTIATE(tessera::bench::tb_2d_8x128x4, T, tessera::star<2, 1>)                  \

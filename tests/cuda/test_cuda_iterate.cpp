@@ -94,6 +94,32 @@ TEST_CASE("fused steps: radius 2 stars and boxes in 3D") {
   check_fused_iterate<P, ts::CudaSpace, ts::box<3, 2>, float>(ts::extents<3>{13, 15, 29}, 5, boundary_case::mixed, 24);
 }
 
+// 3D boxes in register tiles (temporal_blocking/box_tile.cuh): tiles of 56 x 28 outputs in
+// fp32 and 28 x 28 in fp64 (fewer at 3 steps) that divide no extent, several tiles along x
+// and y, two chunks along z, passes of 1, 2 and 3 steps, grids smaller than the halo (the
+// pieces beyond the faces copied cell by cell, wrapped and mirrored more than once).
+TEST_CASE("fused steps: 3D boxes in register tiles, every boundary kind, awkward sizes, 1 to 3 steps a pass") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  using P = tessera::test::temporal_blocking_3;
+  for (const auto c : every_case) {
+    check_fused_iterate<P, ts::CudaSpace, ts::box<3, 1>, float>(ts::extents<3>{70, 61, 130}, 7, c, 71);
+    check_fused_iterate<P, ts::CudaSpace, ts::box<3, 1>, double>(ts::extents<3>{67, 33, 61}, 8, c, 72);
+  }
+  // dirichlet_rows: Dirichlet along x, periodic along y, Neumann along z
+  check_fused_iterate<P, ts::CudaSpace, ts::box<3, 1>, float>(ts::extents<3>{66, 40, 71}, 6, boundary_case::dirichlet_rows, 75);
+}
+
+TEST_CASE("fused steps: 3D boxes in register tiles, small grids (the sanitizers' case)") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  using P = tessera::test::temporal_blocking_3;
+  for (const auto c : every_case) {
+    check_fused_iterate<P, ts::CudaSpace, ts::box<3, 1>, double>(ts::extents<3>{3, 2, 5}, 7, c, 73);
+    check_fused_iterate<P, ts::CudaSpace, ts::box<3, 1>, float>(ts::extents<3>{5, 9, 3}, 5, c, 74);
+  }
+  // two tiles along x and y, one chunk along z
+  check_fused_iterate<P, ts::CudaSpace, ts::box<3, 1>, float>(ts::extents<3>{20, 30, 60}, 5, boundary_case::mixed, 76);
+}
+
 TEST_CASE("fused steps: 2D stars and boxes, rows wider than a tile, up to 8 steps per pass") {
   TESSERA_REQUIRE_CUDA_DEVICE();
   using P = cu::temporal_blocking<>;
@@ -232,7 +258,13 @@ TEST_CASE("fused steps: automatic fuses the cases its fusion table measured fast
   for (const auto c : {boundary_case::dirichlet, boundary_case::periodic, boundary_case::mixed}) {
     check_fused_iterate<cu::automatic, ts::CudaSpace, ts::star<2, 1>, float>(ts::extents<2>{67, 1100}, 19, c, 51);
     check_fused_iterate<ts::automatic, ts::CudaSpace, ts::star<3, 1>, double>(ts::extents<3>{37, 29, 53}, 10, c, 52);
+    check_fused_iterate<cu::automatic, ts::CudaSpace, ts::box<3, 1>, double>(ts::extents<3>{37, 29, 61}, 7, c, 53);
   }
+  // the 27-point fp64 box fuses 2 steps a pass on an H200 (the register-tile pass, run 53)
+  const ts::stencil<ts::box<3, 1>, double> box27(ts::box<3, 1>{}, std::vector<double>(27, 1.0 / 27));
+  const auto walls = std::optional(ts::boundary_conditions<3>::uniform(ts::boundary::dirichlet(0)));
+  if (cu::current_device_limits().name == "NVIDIA H200")
+    CHECK(cu::fused_steps(cu::automatic{}, box27, ts::extents<3>{512, 512, 512}, walls) == 2);
   const auto dirichlet = std::optional(ts::boundary_conditions<2>::uniform(ts::boundary::dirichlet(0)));
   const ts::stencil<ts::star<2, 1>, float> five(ts::star<2, 1>{}, {-4.f, 1.f, 1.f, 1.f, 1.f});
   const int k = cu::fused_steps(cu::automatic{}, five, ts::extents<2>{8192, 8192}, dirichlet);

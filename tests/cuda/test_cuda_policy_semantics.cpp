@@ -12,6 +12,7 @@
 
 #include "../support/cuda_support.hpp"
 #include "../support/foreign_memory.hpp"
+#include "../support/fused_checks.hpp"
 #include "../support/test_support.hpp"
 #include "toy_strategy.hpp"
 
@@ -163,32 +164,38 @@ TEST_CASE("CUDA: iterate on gapped foreign device memory, fused and unfused, equ
   TESSERA_REQUIRE_CUDA_DEVICE();
   const ts::extents<3> n{21, 18, 45};
   const auto l = gapped_layout<3>(n, 1, 3, 29);
-  const auto st = ts::stencil(ts::star<3, 1>{}, {0.4f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f});
-  ts::View<float, 3> u_h("u_h", l);
-  fill_random(u_h, 91);
-  auto ru = owned_copy(u_h, "ru");
-  ts::View<float, 3> rs("rs", ru.layout());
-  ts::iterate_options<float, 3, ts::HostSpace> ropt;
-  ropt.boundary = ts::boundary_conditions<3>::uniform(ts::boundary::dirichlet(0.25));
-  const auto ref = ts::iterate(ts::host::serial{}, st, ru, rs, 9, ropt);
-  const auto run = [&](auto policy) {
-    device_block<float, 3> a(l), b(l);
-    auto u = ts::View<float, 3, ts::CudaSpace>::wrap("u", a.first(), l);
-    auto scratch = ts::View<float, 3, ts::CudaSpace>::wrap("scratch", b.first(), l);
-    ts::deep_copy(u, u_h);
-    ts::iterate_options<float, 3, ts::CudaSpace> opt;
-    opt.boundary = ropt.boundary;
-    const auto got = ts::iterate(policy, st, u, scratch, 9, opt);
-    ts::View<float, 3> got_h("got_h", l);
-    ts::deep_copy(got_h, got);
-    INFO(decltype(policy)::name());
-    CHECK(ts::compare(owned_copy(got_h, "g"), ref).max_abs_error <= 1e-5);
-    CHECK(a.foreign_changed() == 0);
-    CHECK(b.foreign_changed() == 0);
+  // rows that do not start on 16-byte boundaries: temporal_blocking's box pass, which copies
+  // whole vectors, gives way to its one-column pass
+  REQUIRE(l.stride(1) % 4 != 0);
+  const auto run_all = [&](const auto& st, const char* shape) {
+    ts::View<float, 3> u_h("u_h", l);
+    fill_random(u_h, 91);
+    auto ru = owned_copy(u_h, "ru");
+    ts::View<float, 3> rs("rs", ru.layout());
+    ts::iterate_options<float, 3, ts::HostSpace> ropt;
+    ropt.boundary = ts::boundary_conditions<3>::uniform(ts::boundary::dirichlet(0.25));
+    const auto ref = ts::iterate(ts::host::serial{}, st, ru, rs, 9, ropt);
+    const auto run = [&](auto policy) {
+      device_block<float, 3> a(l), b(l);
+      auto u = ts::View<float, 3, ts::CudaSpace>::wrap("u", a.first(), l);
+      auto scratch = ts::View<float, 3, ts::CudaSpace>::wrap("scratch", b.first(), l);
+      ts::deep_copy(u, u_h);
+      ts::iterate_options<float, 3, ts::CudaSpace> opt;
+      opt.boundary = ropt.boundary;
+      const auto got = ts::iterate(policy, st, u, scratch, 9, opt);
+      ts::View<float, 3> got_h("got_h", l);
+      ts::deep_copy(got_h, got);
+      INFO(decltype(policy)::name() << " " << shape);
+      CHECK(ts::compare(owned_copy(got_h, "g"), ref).max_abs_error <= 1e-5);
+      CHECK(a.foreign_changed() == 0);
+      CHECK(b.foreign_changed() == 0);
+    };
+    run(cu::temporal_blocking<>{});
+    run(cu::automatic{});
+    run(cu::shared_streaming<>{});
   };
-  run(cu::temporal_blocking<>{});
-  run(cu::automatic{});
-  run(cu::shared_streaming<>{});
+  run_all(ts::stencil(ts::star<3, 1>{}, {0.4f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f}), "7-point");
+  run_all(ts::test::bounded_stencil<ts::box<3, 1>, float>(92, true), "27-point");
 }
 
 TEST_CASE_TEMPLATE_DEFINE("CUDA: a sweep writes every interior point and no ghost cell", P, writes_interior_not_ghosts) {

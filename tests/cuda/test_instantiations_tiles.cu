@@ -34,6 +34,8 @@ TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_rows1, float, tessera:
 TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_2x32x24x8, float, tessera::star<3, 1>)
 TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_2x32x24x8, double, tessera::star<3, 2>)
 TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_2x32x24x8, double, tessera::box<3, 1>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_3, float, tessera::box<3, 1>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_3, double, tessera::box<3, 1>)
 TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_2d_5x32x3, float, tessera::star<2, 1>)
 TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_2d_6x64x1, double, tessera::star<2, 1>)
 TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_2d_6x64x1, float, tessera::box<2, 2>)

@@ -866,9 +866,42 @@ TEST_CASE("plan: temporal_blocking fuses up to its compiled steps, the halo grow
   // apply's plan is the one-step pass
   CHECK(cu::make_plan<S, float>(P{}, e, h100).describe() == P::plan_steps<S, float>(e, h100, 1).describe());
   // a box reads its neighbours' other planes, but only the newest of each as it arrives
-  // (partial sums): each level publishes one double-buffered plane, as a star does
-  static_assert(P::tile<ts::box<3, 1>>::steps == 2);  // a box fuses 2 by default
-  CHECK(P::plan_steps<ts::box<3, 1>, double>(e, h100, 2).shared_bytes == 2u * 2 * 34 * 34 * sizeof(double));
+  // (partial sums): each level publishes one double-buffered plane, as a star does. With a
+  // tile named, the one-column pass:
+  CHECK(cu::temporal_blocking<2, 32, 32, 4>::plan_steps<ts::box<3, 1>, double>(e, h100, 2).shared_bytes ==
+        2u * 2 * 34 * 34 * sizeof(double));
+  // with none, the register-tile pass (detail::box_tile): 256 threads of 2 rows x one
+  // 16-byte vector, level 0 in a ring of 4 planes and a double-buffered plane a level below
+  // k, rows of a vector's border a side; the left halo rounded up to whole vectors
+  static_assert(P::tile<ts::box<3, 1>>::steps == 2 && P::tile<ts::box<3, 1>>::box_tile);  // a box fuses 2 by default
+  static_assert(!cu::temporal_blocking<2, 32, 32, 4>::tile<ts::box<3, 1>>::box_tile);
+  const auto bd = P::plan_steps<ts::box<3, 1>, double>(e, h100, 2);
+  REQUIRE(bd.ok());
+  CHECK(bd.block[0] == 16);
+  CHECK(bd.block[1] == 16);
+  CHECK(bd.out_tile[0] == 32 - 2 - 2);
+  CHECK(bd.out_tile[1] == 32 - 2 - 2);
+  CHECK(bd.shared_bytes == (4u + 2) * 36 * 34 * sizeof(double));
+  CHECK(bd.chunk >= 4 * 2 * 3);  // never below 4x the pipeline: k * (z reach + 1) planes
+  CHECK(bd.grid[2] * bd.chunk >= 150);
+  const auto bf = P::plan_steps<ts::box<3, 1>, float>(e, h100, 2);
+  REQUIRE(bf.ok());
+  CHECK(bf.block[0] == 16);
+  CHECK(bf.block[1] == 16);
+  CHECK(bf.out_tile[0] == 56);  // 64 - 4 - 2, whole vectors
+  CHECK(bf.out_tile[1] == 28);
+  CHECK(bf.grid[1] == 3);
+  CHECK(bf.shared_bytes == (4u + 2) * 72 * 34 * sizeof(float));
+  const auto bf3 = cu::temporal_blocking<3>::plan_steps<ts::box<3, 1>, float>(e, h100, 3);
+  REQUIRE(bf3.ok());
+  CHECK(bf3.out_tile[0] == 56);  // (64 - 4 - 3) rounded down to whole vectors
+  CHECK(bf3.out_tile[1] == 26);
+  CHECK(bf3.shared_bytes == (4u + 4) * 72 * 34 * sizeof(float));
+  // a box reaching 2 planes along z keeps the one-column pass (its partial sums would spill)
+  CHECK(P::plan_steps<ts::box<3, 2>, float>(e, h100, 2).block[0] == 32);
+  CHECK_FALSE(cu::detail::box_tile<ts::box<3, 2>, float>::applies(2));
+  CHECK(cu::detail::box_tile<ts::box<3, 1>, double>::applies(1));
+  CHECK_FALSE(cu::detail::box_tile<ts::star<3, 1>, float>::applies(2));  // a star reads one plane in-plane
   // more steps than compiled, or a halo that eats the tile, are refused with the numbers
   const auto too_many = P::plan_steps<S, float>(e, h100, 5);
   CHECK(contains(too_many.reason, "1 to 4 steps"));
@@ -941,10 +974,10 @@ TEST_CASE("plan: a fused pass's chunk grows to fill one wave of blocks, in 3D on
   CHECK(cu::detail::one_wave_chunk(p4, 12, 192, 2, false, 2, 132).describe() == p4.describe());
   CHECK(cu::detail::one_wave_chunk(p4, 12, 192, 2, true, 1, 132).chunk == 96);  // 132 places: 2 chunks of 96 (128 blocks)
   CHECK(cu::detail::one_wave_chunk(p4, 12, 192, 2, true, 2, 60).describe() == p4.describe());   // 120 places
-  // guarded: a pipeline under 15% of the chunk (27-point box 512^3, 2 steps: 6 planes of
+  // guarded: a pipeline under 15% of the chunk (27-point box 512^3 in one column, 2 steps: 6 planes of
   // 64) keeps the plan, and so does one wave that fills under 90% of the places (fp64
   // 384^3, 2 steps: 196 tiles, one chunk each, for 264 places); unguarded, both grow
-  const auto pb = P::plan_steps<ts::box<3, 1>, float>(ts::extents<3>{512, 512, 512}, h100, 2);
+  const auto pb = cu::temporal_blocking<2, 32, 32, 4>::plan_steps<ts::box<3, 1>, float>(ts::extents<3>{512, 512, 512}, h100, 2);
   REQUIRE(pb.ok());
   REQUIRE(pb.chunk == 64);
   CHECK(cu::detail::one_wave_chunk(pb, 6, 512, 2, true, 6, 132).describe() == pb.describe());

@@ -32,6 +32,9 @@ using temporal_blocking_3x16x8 = cuda::temporal_blocking<3, 16, 8>;
 // threads; a radius-2 star's y-neighbours reach 2 rows past a thread's own).
 using temporal_blocking_rows1 = cuda::temporal_blocking<3, 32, 32, 1>;
 using temporal_blocking_2x32x24x8 = cuda::temporal_blocking<2, 32, 24, 8>;
+// Up to 3 steps a pass and no tile named: 3D boxes run the register-tile pass
+// (temporal_blocking/box_tile.cuh) at 1, 2 and 3 steps.
+using temporal_blocking_3 = cuda::temporal_blocking<3>;
 // 2D: a lane of one column (a 32-column strip, 3 warps a block: the grid's last block has
 // warps past the grid), and two columns a lane (64-column strips, one warp a block).
 using temporal_blocking_2d_5x32x3 = cuda::temporal_blocking<5, 32, 3>;

@@ -1,6 +1,6 @@
 #pragma once
-// Asynchronous 16-byte copies global -> shared (cp.async, sm_80 and later), the feed of
-// pipelined's rings for stencils and point functions. nvcc only.
+// Asynchronous copies global -> shared (cp.async, sm_80 and later), the feed of pipelined's
+// rings for stencils and point functions and of temporal_blocking's box pass. nvcc only.
 #include <cuda_runtime.h>
 
 namespace tessera::cuda::kernels {
@@ -15,6 +15,18 @@ __device__ inline void copy16(void* shared, const void* global, bool valid) {
                : "memory");
 #else
   *static_cast<int4*>(shared) = valid ? *static_cast<const int4*>(global) : int4{0, 0, 0, 0};
+#endif
+}
+/// Copies one element (4 or 8 bytes) global -> shared asynchronously: the cells of a
+/// 16-byte piece that a face maps apart.
+template <class T>
+__device__ inline void copy_element(T* shared, const T* global) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "cp.async copies 4, 8 or 16 bytes");
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(s), "l"(global), "n"(sizeof(T)) : "memory");
+#else
+  *shared = *global;
 #endif
 }
 __device__ inline void commit() {

@@ -36,6 +36,7 @@
 // once, ~(1 / f + 1) * sizeof(T) per output and pass (f the inner fraction), instead of
 // 2 * k * sizeof(T) for k sweeps.
 #include <algorithm>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -45,8 +46,10 @@
 
 namespace tessera::cuda {
 
-/// temporal_blocking's compiled configuration.
-template <int Steps, int TileX, int TileY, int Rows = 1, int Strips = 1>
+/// temporal_blocking's compiled configuration. BoxTile: 3D boxes over views whose rows start
+/// on 16-byte boundaries run the register-tile pass (detail::box_tile) instead of this
+/// tile's one-column pass; set where the policy names no tile of its own.
+template <int Steps, int TileX, int TileY, int Rows = 1, int Strips = 1, bool BoxTile = false>
 struct temporal_blocking_tile {
   static_assert(TileY % Rows == 0, "temporal_blocking: the tile's rows must split evenly over its threads");
   static_assert(Steps * Rows <= 64, "temporal_blocking: steps x rows a thread must not exceed 64 (the 3D pass keeps "
@@ -56,6 +59,7 @@ struct temporal_blocking_tile {
   static constexpr int tile_y = TileY;   ///< input rows along y, halo included (3D; 1 in 2D)
   static constexpr int rows = Rows;      ///< rows along y each thread computes (3D; 1 in 2D)
   static constexpr int strips = Strips;  ///< 2D: warps a block, each its own strip of tile_x columns
+  static constexpr bool box_tile = BoxTile;  ///< 3D boxes on aligned views: the register-tile pass
 };
 
 namespace detail {
@@ -87,6 +91,52 @@ struct published_geometry {
   static constexpr int rows = TileY + virtual_reach<S>::width(1);
   static constexpr int plane = row * rows;
 };
+
+/// The register tile of the 3D box pass (strategies/temporal_blocking/box_tile.cuh): each
+/// thread computes `rows` rows of one 16-byte vector of cells at every level, so a plane of
+/// the level below is read from shared memory a vector a row (plus the x-neighbours) and
+/// every value feeds the FMAs of the rows x vector outputs it reaches; level 0 arrives in a
+/// ring of `ring` planes by cp.async. 256 threads cover 64 x 32 cells in fp32, 32 x 32 in
+/// fp64: two blocks an SM within 128 registers (the fastest of the tiles measured in
+/// perf/log/run-53.md, against 64 x 64, 128 x 32 and four rows). The left halo is rounded
+/// up to whole vectors, so every block's loads start on a vector.
+template <class S, class T>
+struct box_tile {
+  using vr = virtual_reach<S>;
+  static constexpr int vector = elements_per_16_bytes<T>;
+  static constexpr int rows = 2;
+  static constexpr int tile_x = sizeof(T) == 4 ? 64 : 32, tile_y = 32;
+  static constexpr int threads_x = tile_x / vector, threads = threads_x * (tile_y / rows);
+  static constexpr int lx = -vr::lo(2), hx = vr::hi(2), ly = -vr::lo(1), hy = vr::hi(1), lm = -vr::lo(0), hm = vr::hi(0);
+  static constexpr int row = tile_x + 2 * vector;  // a shared plane's row: a vector of border a side
+  static constexpr int plane_rows = tile_y + ly + hy;
+  static constexpr int plane = row * plane_rows;
+  static constexpr int ring = 4;  // level-0 planes: ring - 1 in flight while one is read
+  /// columns of halo left of a k-step pass's outputs (whole vectors), its outputs a tile
+  static constexpr int left(int k) { return (k * lx + vector - 1) / vector * vector; }
+  static constexpr int out_x(int k) { return (tile_x - left(k) - k * hx) / vector * vector; }
+  static constexpr int out_y(int k) { return tile_y - k * (ly + hy); }
+  static constexpr std::size_t shared_bytes(int k) {
+    return static_cast<std::size_t>(ring + 2 * (k - 1)) * plane * sizeof(T);
+  }
+  /// Whether a k-step pass of S runs here: a 3D box whose x reach fits the vector of
+  /// border, whose z reach is at most 1 (the partial sums of wider boxes spill at 128
+  /// registers), and whose tile keeps outputs.
+  static constexpr bool applies(int k) {
+    return S::rank == 3 && reads_other_planes<S>() && lx <= vector && hx <= vector && lm <= 1 && hm <= 1 &&
+           k >= 1 && out_x(k) >= vector && out_y(k) >= 1;
+  }
+};
+
+/// Whether the box pass can read p's input: every row starts on a 16-byte boundary (it
+/// copies whole vectors) and a plane's cells are numbered in 32 bits; a default-made p (a
+/// residency query) can.
+template <class T, class Params>
+bool box_pass_reads(const Params& p) {
+  constexpr index_t v = elements_per_16_bytes<T>;
+  return reinterpret_cast<std::uintptr_t>(p.in) % 16 == 0 && p.in_stride[1] % v == 0 && p.in_stride[0] % v == 0 &&
+         p.in_stride[0] < (index_t(1) << 31) - p.in_stride[1];
+}
 
 /// Planes a block of a pass of `steps` steps re-reads and recomputes at its chunk's start
 /// before its first output: each level lags the one below by the marched reach + 1.
@@ -181,7 +231,8 @@ struct temporal_blocking : device_policy {
                                       detail::or_default(TileX, S::rank == 3 ? 32 : 128),
                                       S::rank == 3 ? detail::or_default(TileY, 32) : 1,
                                       S::rank == 3 ? detail::or_default(Rows, detail::default_fused_rows<S>()) : 1,
-                                      S::rank == 3 ? 1 : detail::or_default(TileY, detail::default_strips)>;
+                                      S::rank == 3 ? 1 : detail::or_default(TileY, detail::default_strips),
+                                      TileX == 0 && TileY == 0 && Rows == 0>;
 
   /// Point functions: one step a pass: each thread marches its column through L1 on
   /// this tile, point_chunk planes a block.
@@ -193,10 +244,42 @@ struct temporal_blocking : device_policy {
   template <class S>
   static constexpr bool has_kernel = S::rank >= 2;
 
-  /// One pass of `steps` fused steps (1 <= steps <= tile<S>::steps).
+  /// One pass of `steps` fused steps (1 <= steps <= tile<S>::steps): the box pass's plan
+  /// where it applies (the launch plans the one-column pass instead for views whose rows
+  /// are not 16-byte aligned), else the one-column pass's.
   template <class S, class T>
   static launch_plan plan_steps(const extents<S::rank>& e, const device_limits& lim, int steps) {
     using t = tile<S>;
+    if constexpr (S::rank == 3 && t::box_tile) {
+      const launch_plan columns = plan_columns<S, T, t>(e, lim, steps);  // its refusals stand
+      if (columns.ok() && detail::box_tile<S, T>::applies(steps)) return plan_box_tile<S, T>(columns, e, lim, steps);
+      return columns;
+    } else {
+      return plan_columns<S, T, t>(e, lim, steps);
+    }
+  }
+
+  /// The box pass's plan (detail::box_tile): 256 threads a block, chunks of 64 planes,
+  /// shorter while the grid would not give every SM twice the blocks it holds.
+  template <class S, class T>
+  static launch_plan plan_box_tile(launch_plan p, const extents<S::rank>& e, const device_limits& lim, int steps) {
+    using g = detail::box_tile<S, T>;
+    p.block[0] = g::threads_x, p.block[1] = g::tile_y / g::rows, p.block[2] = 1;
+    p.shared_bytes = g::shared_bytes(steps);
+    const long long tiles = detail::plane_tiles(e, g::out_x(steps), g::out_y(steps));
+    const long long n_march = detail::virtual_extent(e, 0);
+    const int pipeline = steps * (g::lm + g::hm + 1);
+    const int blocks_per_sm = p.resident_per_sm = detail::resident_blocks(p, lim, 128);
+    long long chunk = 64;
+    while (chunk / 2 >= 4 * pipeline && tiles * detail::ceil_div(n_march, chunk) < 2LL * lim.multiprocessors * blocks_per_sm)
+      chunk /= 2;
+    chunk = std::min(chunk, std::max<long long>(1, n_march));
+    return detail::marched(p, e, g::out_x(steps), g::out_y(steps), static_cast<int>(chunk), lim);
+  }
+
+  /// The one-column pass's plan on tile t.
+  template <class S, class T, class t>
+  static launch_plan plan_columns(const extents<S::rank>& e, const device_limits& lim, int steps) {
     using vr = detail::virtual_reach<S>;
     launch_plan p;
     p.strategy = detail::plan_label<strategy>();

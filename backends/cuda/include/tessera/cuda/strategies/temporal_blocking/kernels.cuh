@@ -3,6 +3,7 @@
 // and the 2D warp pass in kernels/temporal_blocking_2d.cuh; the launchers of a pass and of
 // one sweep.
 #include "tessera/cuda/strategies/temporal_blocking.hpp"
+#include "tessera/cuda/strategies/temporal_blocking/box_tile.cuh"
 #include "tessera/cuda/kernels/marching.cuh"
 #include "tessera/cuda/kernels/temporal_blocking_2d.cuh"
 #include "tessera/cuda/point_function_streaming.cuh"
@@ -261,8 +262,23 @@ void launch_temporal_blocking(std::integer_sequence<int, I...>, const std::strin
   if constexpr (S::rank == 3) {
     auto launch = [&](auto k_steps) {
       constexpr int k = decltype(k_steps)::value;
+      if constexpr (Tile::box_tile && box_tile<S, T>::applies(k)) {
+        // the plan is the box pass's (plan_steps); views it cannot read (rows not 16-byte
+        // aligned, planes of 2^31 cells) run the one-column pass on a plan of its own
+        if (box_pass_reads<T>(p)) {
+          constexpr auto kernel = &kernels::temporal_blocking_box_pass<S, T, k>;
+          launch_kernel_after_previous(kernel, "temporal_blocking_box_pass", policy, shape_name<S>(), plan,
+                                       dim3(plan.block[0], plan.block[1], 1), plan.shared_bytes, stream, p, rules,
+                                       plan.chunk);
+          return;
+        }
+      }
+      launch_plan columns = plan;
+      if constexpr (Tile::box_tile && box_tile<S, T>::applies(k))
+        columns = temporal_blocking<>::plan_columns<S, T, Tile>(extents<3>{p.n[0], p.n[1], p.n[2]},
+                                                                current_device_limits(), k);
       constexpr auto kernel = &kernels::temporal_blocking_pass<S, T, k, Tile::tile_x, Tile::tile_y, Tile::rows>;
-      const launch_plan q = one_wave_chunk<kernel>(plan, fused_pipeline<S>(k), p.n[0], 2, true);
+      const launch_plan q = one_wave_chunk<kernel>(columns, fused_pipeline<S>(k), p.n[0], 2, true);
       launch_kernel_after_previous(kernel, "temporal_blocking_pass", policy, shape_name<S>(), q,
                                    dim3(Tile::tile_x, Tile::tile_y / Tile::rows, 1), q.shared_bytes, stream, p, rules,
                                    q.chunk);
