@@ -1,6 +1,6 @@
 #pragma once
-// cuda::temporal_blocking's 3D pass for boxes (shapes with points off the marched axis in
-// other planes) over views whose rows start on 16-byte boundaries: a register tile of
+// cuda::temporal_blocking's 3D pass for boxes in double (shapes with points off the marched
+// axis in other planes) over views whose rows start on 16-byte boundaries: a register tile of
 // Rows x one vector of cells a thread (detail::box_tile in temporal_blocking.hpp says why
 // and how large). nvcc only.
 //
@@ -37,20 +37,9 @@ __device__ __forceinline__ void store_if(double* a, double v, bool store) {
                : "memory");
 }
 
-/// Copies the V cells of row y, columns x .. x + V - 1, of plane `plane` (mapped), each
-/// mapped through the edge rules, to shared memory: a piece a face maps apart. Out of line,
-/// reading the kernel's parameters in place (__grid_constant__): the step's loop keeps one
-/// call, not the mapping's loops and divisions a piece.
-template <int V, class T, class Params>
-__device__ __noinline__ void copy_mapped_cells(T* to, const Params* p, const edge_rules* rules, int plane, index_t y,
-                                               index_t x) {
-  bool unused = false;
-  const T* const from = p->in + index_t(plane) * p->in_stride[0] +
-                        map_coordinate(y, p->n[1], *rules, 1, unused) * p->in_stride[1];
-  for (int v = 0; v < V; ++v) async_copy::copy_element(to + v, from + map_coordinate(x + v, p->n[2], *rules, 2, unused));
-}
-
-/// The plane a plane beyond the grid along z reads. Out of line, as above.
+/// The plane a plane beyond the grid along z reads. Out of line, reading the edge rules in
+/// the kernel's parameters (__grid_constant__): only a chunk's edge steps call it, and its
+/// loop and divisions stay out of theirs.
 __device__ __noinline__ inline int mapped_plane(int plane, int nm, const edge_rules* rules) {
   bool unused = false;
   return static_cast<int>(map_coordinate(plane, nm, *rules, 0, unused));
@@ -78,7 +67,7 @@ __global__ void __launch_bounds__(tessera::cuda::detail::box_tile<S, T>::threads
 
   extern __shared__ __align__(16) unsigned char temporal_blocking_box_shared[];
   T* const ring = reinterpret_cast<T*>(temporal_blocking_box_shared);  // [D][PC]: level 0
-  T* const published = ring + D * PC;                                  // [K - 1][2][PC]
+  T* const published = ring + D * PC;                                  // [K - 1][2][PC], then the column map
 
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TX + tx;
   const index_t x0 = static_cast<index_t>(blockIdx.x) * g::out_x(K) - g::left(K);  // the tile's column 0
@@ -91,7 +80,14 @@ __global__ void __launch_bounds__(tessera::cuda::detail::box_tile<S, T>::threads
 
   // Level 0's pieces: piece i is buffer row i / (PX / V), vector i % (PX / V); its offset
   // within a plane, mapped through the edge rules. A piece whose V columns are not V
-  // consecutive cells starting on a vector (beyond a face) copies them one by one.
+  // consecutive cells starting on a vector (beyond an x face) copies them one by one: its
+  // offset is then its row's, and each cell's mapped column comes from `columns`, the
+  // tile's column map in shared memory.
+  int* const columns = reinterpret_cast<int*>(published + 2 * (K - 1) * PC);  // [PX]
+  for (int c = tid; c < PX; c += NT) {
+    bool unused = false;
+    columns[c] = static_cast<int>(map_coordinate(x0 - V + c, p.n[2], rules, 2, unused));
+  }
   int piece_offset[LPT];  // 32-bit: the launch runs this pass only on planes below 2^31 cells
   unsigned scattered = 0;  // bit k: piece k copies cell by cell
 #pragma unroll
@@ -103,24 +99,33 @@ __global__ void __launch_bounds__(tessera::cuda::detail::box_tile<S, T>::threads
     const index_t mx = map_coordinate(gx, p.n[2], rules, 2, unused);
     bool contiguous = mx % V == 0;
     for (int v = 1; v < V; ++v) contiguous = contiguous && map_coordinate(gx + v, p.n[2], rules, 2, unused) == mx + v;
-    piece_offset[k] = static_cast<int>(my * p.in_stride[1] + mx);
+    piece_offset[k] = static_cast<int>(my * p.in_stride[1] + (contiguous ? mx : 0));
     scattered |= contiguous ? 0u : 1u << k;
   }
-  auto load_plane = [&](int plane, int slot) {
+  __syncthreads();  // the column map
+  // Level 0's plane `plane` into ring slot `slot`. edge: pieces a face maps apart are
+  // copied cell by cell (blocks on an x face); planes: a plane beyond the grid along z is
+  // mapped (a chunk's first and last steps). Piece i lands at i * V: a plane's rows are
+  // whole vectors.
+  auto load_plane = [&](int plane, int slot, auto edge_, auto planes_) {
+    constexpr bool edge = decltype(edge_)::value, planes = decltype(planes_)::value;
     if (plane < load_end) {
-      const int mapped =
-          static_cast<unsigned>(plane) < static_cast<unsigned>(nm) ? plane : detail_box_tile::mapped_plane(plane, nm, &rules);
+      int mapped = plane;
+      if constexpr (planes)
+        if (static_cast<unsigned>(plane) >= static_cast<unsigned>(nm)) mapped = detail_box_tile::mapped_plane(plane, nm, &rules);
       const T* const from = p.in + index_t(mapped) * p.in_stride[0];
       T* const to = ring + slot * PC;
 #pragma unroll
       for (int k = 0; k < LPT; ++k) {
         const int i = tid + k * NT;
         if (k + 1 < LPT || i < pieces) {
-          const int row = i / (PX / V), cv = i % (PX / V);
-          if ((scattered >> k) & 1u)
-            detail_box_tile::copy_mapped_cells<V>(to + row * PX + cv * V, &p, &rules, mapped, y0 - ly + row,
-                                                  x0 - V + cv * V);
-          else async_copy::copy16(to + row * PX + cv * V, from + piece_offset[k], true);
+          if (edge && ((scattered >> k) & 1u)) {
+            const int* const mapped_columns = columns + (i % (PX / V)) * V;
+#pragma unroll
+            for (int v = 0; v < V; ++v) async_copy::copy_element(to + i * V + v, from + piece_offset[k] + mapped_columns[v]);
+          } else {
+            async_copy::copy16(to + i * V, from + piece_offset[k], true);
+          }
         }
       }
     }
@@ -129,7 +134,7 @@ __global__ void __launch_bounds__(tessera::cuda::detail::box_tile<S, T>::threads
 
   for (int i = tid; i < 2 * (K - 1) * PC; i += NT) published[i] = T(0);  // borders never written
 #pragma unroll
-  for (int a = 0; a < A; ++a) load_plane(zb + a, a);
+  for (int a = 0; a < A; ++a) load_plane(zb + a, a, std::true_type{}, std::true_type{});
 
   // The thread's cells: tile rows ty * Rows + r, columns tx * V + c. Fixed cells (beyond a
   // fixed face) keep their value; stored cells are the inner outputs inside the grid.
@@ -150,7 +155,9 @@ __global__ void __launch_bounds__(tessera::cuda::detail::box_tile<S, T>::threads
       stores_xy |= stores_x && stores_y ? 1u << (r * V + c) : 0u;
     }
   }
-  const bool block_has_fixed = __syncthreads_or(fixed_xy != 0);
+  // a block with a fixed cell or a piece a face maps apart (a block on a face) runs the
+  // steps that ask; the others never do
+  const bool edge_block = __syncthreads_or(fixed_xy != 0 || scattered != 0);
   const int own = (ty * Rows + ly) * PX + V + tx * V;  // the thread's row 0, column 0 in a plane
   T* out_column = p.out + (y0 + ty * Rows) * p.out_stride[1] + (x0 + tx * V);
 
@@ -176,8 +183,12 @@ __global__ void __launch_bounds__(tessera::cuda::detail::box_tile<S, T>::threads
   };
   // Step s: level t reads plane P = zb + s - (t - 1)(hm + 1) of level t - 1 and completes
   // output O = P - hm; level K's O is stored, the others published for the next step.
-  auto step = [&](const int s, auto selects_) {
-    constexpr bool selects = decltype(selects_)::value;
+  // edge: the block's fixed cells keep their value, its scattered pieces are copied cell by
+  // cell; planes: the levels' planes beyond a fixed face keep theirs, level K stores only
+  // planes of the chunk, and level 0's planes beyond the grid are mapped
+  auto step = [&](const int s, auto edge_, auto planes_) {
+    constexpr bool edge = decltype(edge_)::value, planes = decltype(planes_)::value;
+    constexpr bool selects = edge || planes;
 #pragma unroll
     for (int t = 1; t <= K; ++t) {
       const T* const below = (t == 1 ? ring + (s & (D - 1)) * PC : published + ((t - 2) * 2 + ((s + 1) & 1)) * PC) + own;
@@ -216,7 +227,7 @@ __global__ void __launch_bounds__(tessera::cuda::detail::box_tile<S, T>::threads
       });
       T(&done)[NC] = sums[0];  // output P - hm: its last plane has come
       if constexpr (selects) {
-        const unsigned keep = fixed_plane(zb + s - t * (hm + 1) + 1) ? ~0u : fixed_xy;
+        const unsigned keep = planes && fixed_plane(zb + s - t * (hm + 1) + 1) ? ~0u : edge ? fixed_xy : 0u;
 #pragma unroll
         for (int c = 0; c < NC; ++c)
           if ((keep >> c) & 1u) done[c] = hm > 0 ? centres[t - 1][0][c] : centre[c];
@@ -242,7 +253,7 @@ __global__ void __launch_bounds__(tessera::cuda::detail::box_tile<S, T>::threads
         }
       } else {
         const int o = zb + s - K * (hm + 1) + 1;
-        if (!selects || (o >= m0 && o < m_end)) {
+        if (!planes || (o >= m0 && o < m_end)) {
           T* const plane = out_column + index_t(o) * p.out_stride[0];
 #pragma unroll
           for (int r = 0; r < Rows; ++r)
@@ -252,23 +263,28 @@ __global__ void __launch_bounds__(tessera::cuda::detail::box_tile<S, T>::threads
         }
       }
     }
-    load_plane(zb + s + A, (s + A) & (D - 1));
+    load_plane(zb + s + A, (s + A) & (D - 1), edge_, planes_);
     async_copy::wait_pending<A - 1>();  // the plane read next step has landed (this thread's part)
     __syncthreads();                    // and everyone's
   };
-  // The first K * W - 1 steps store nothing and the last few reach planes beyond the grid:
-  // they ask which planes are fixed; the steps between do not, nor, where the block has no
-  // fixed cell, which cells are.
+  // The first K * W - 1 steps store nothing and the last few reach planes beyond the grid
+  // (or load them): they ask which planes are fixed and map the loads; the steps between do
+  // not, nor, in a block with no fixed cell and no piece a face maps apart, which cells are.
   const int steps_total = m_end - m0 + K * W - 1;
   const int body_begin = K * W - 1;
-  const int body_end = min(nm + hm - zb, m_end - zb + K * (hm + 1) - 1);
+  const int body_end = min(min(nm + hm - zb, m_end - zb + K * (hm + 1) - 1), nm - A - zb);
+  const auto yes = std::true_type{};
+  const auto no = std::false_type{};
   int s = 0;
-  for (; s < min(body_begin, steps_total); ++s) step(s, std::true_type{});
-  if (block_has_fixed)
-    for (; s < body_end; ++s) step(s, std::true_type{});
-  else
-    for (; s < body_end; ++s) step(s, std::false_type{});
-  for (; s < steps_total; ++s) step(s, std::true_type{});
+  if (edge_block) {
+    for (; s < min(body_begin, steps_total); ++s) step(s, yes, yes);
+    for (; s < body_end; ++s) step(s, yes, no);
+    for (; s < steps_total; ++s) step(s, yes, yes);
+  } else {
+    for (; s < min(body_begin, steps_total); ++s) step(s, no, yes);
+    for (; s < body_end; ++s) step(s, no, no);
+    for (; s < steps_total; ++s) step(s, no, yes);
+  }
 }
 
 }  // namespace tessera::cuda::kernels
