@@ -1,4 +1,4 @@
-// Probe (not part of the build): a register tile for the 3D fused pass of boxes (and stars),
+// Probe (not part of the build; perf/log/run-53.md): a register tile for the 3D fused pass of boxes (and stars),
 // K time steps in one pass. Each thread computes Rows x Cols cells of every level (Cols one
 // 16-byte vector); a level keeps partial sums of the outputs the newest plane of the level
 // below feeds (as cuda::temporal_blocking's box pass does), reading that plane from shared
@@ -8,7 +8,10 @@
 // mapped. Each configuration is checked against K naive sweeps, then timed (median of 5 of
 // `steps` steps). Self-contained:
 //   nvcc -std=c++20 -O3 -gencode arch=compute_90,code=sm_90 -I perf/probes perf/probes/fused_box_probe.cu -o fused_box_probe
-//   fused_box_probe [n] [steps]        (n: the cube's edge, default 512; steps default 96)
+//   fused_box_probe [n] [steps] [mode]   (n: the cube's edge, default 512; steps default 96)
+// modes: box (run 53's box table), star, all (both), chunks and chunks2 (chunks against
+// waves, smaller blocks; not run yet), ncu32 / ncu64 (one configuration, one chunk: for
+// Nsight Compute). The library's port: strategies/temporal_blocking/box_tile.cuh.
 #include <cuda_runtime.h>
 
 #include <cmath>

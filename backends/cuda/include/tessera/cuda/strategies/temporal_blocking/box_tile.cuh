@@ -47,8 +47,8 @@ __device__ __noinline__ inline int mapped_plane(int plane, int nm, const edge_ru
 }  // namespace detail_box_tile
 
 /// One pass of K fused steps of the 3D box S over a chunk of `chunk` planes along z; the
-/// geometry is detail::box_tile<S, T>. The caller has checked that p.in and its strides
-/// keep every row 16-byte aligned.
+/// geometry is detail::box_tile<S, T>. The caller has checked that the pass can read p.in
+/// (detail::box_pass_reads: every row 16-byte aligned, a plane's cells in 32 bits).
 template <class S, class T, int K>
 __global__ void __launch_bounds__(tessera::cuda::detail::box_tile<S, T>::threads, 2)
     temporal_blocking_box_pass(const __grid_constant__ params_for<S, T> p, const __grid_constant__ edge_rules rules,
