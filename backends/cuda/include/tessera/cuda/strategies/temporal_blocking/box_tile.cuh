@@ -88,6 +88,7 @@ __global__ void __launch_bounds__(tessera::cuda::detail::box_tile<S, T>::threads
     bool unused = false;
     columns[c] = static_cast<int>(map_coordinate(x0 - V + c, p.n[2], rules, 2, unused));
   }
+  __syncthreads();  // the column map, which the pieces below read
   int piece_offset[LPT];  // 32-bit: the launch runs this pass only on planes below 2^31 cells
   unsigned scattered = 0;  // bit k: piece k copies cell by cell
 #pragma unroll
@@ -95,14 +96,13 @@ __global__ void __launch_bounds__(tessera::cuda::detail::box_tile<S, T>::threads
     const int i = min(tid + k * NT, pieces - 1), row = i / (PX / V), cv = i % (PX / V);
     bool unused = false;
     const index_t my = map_coordinate(y0 - ly + row, p.n[1], rules, 1, unused);
-    const index_t gx = x0 - V + cv * V;
-    const index_t mx = map_coordinate(gx, p.n[2], rules, 2, unused);
+    const int mx = columns[cv * V];
     bool contiguous = mx % V == 0;
-    for (int v = 1; v < V; ++v) contiguous = contiguous && map_coordinate(gx + v, p.n[2], rules, 2, unused) == mx + v;
+#pragma unroll
+    for (int v = 1; v < V; ++v) contiguous = contiguous && columns[cv * V + v] == mx + v;
     piece_offset[k] = static_cast<int>(my * p.in_stride[1] + (contiguous ? mx : 0));
     scattered |= contiguous ? 0u : 1u << k;
   }
-  __syncthreads();  // the column map
   // Level 0's plane `plane` into ring slot `slot`. edge: pieces a face maps apart are
   // copied cell by cell (blocks on an x face); planes: a plane beyond the grid along z is
   // mapped (a chunk's first and last steps). Piece i lands at i * V: a plane's rows are

@@ -262,6 +262,7 @@ void launch_temporal_blocking(std::integer_sequence<int, I...>, const std::strin
   if constexpr (S::rank == 3) {
     auto launch = [&](auto k_steps) {
       constexpr int k = decltype(k_steps)::value;
+      launch_plan columns = plan;
       if constexpr (Tile::box_tile && box_tile<S, T>::applies(k)) {
         // the plan is the box pass's (plan_steps); views it cannot read (rows not 16-byte
         // aligned, planes of 2^31 cells) run the one-column pass on a plan of its own
@@ -272,11 +273,9 @@ void launch_temporal_blocking(std::integer_sequence<int, I...>, const std::strin
                                        plan.chunk);
           return;
         }
-      }
-      launch_plan columns = plan;
-      if constexpr (Tile::box_tile && box_tile<S, T>::applies(k))
         columns = temporal_blocking<>::plan_columns<S, T, Tile>(extents<3>{p.n[0], p.n[1], p.n[2]},
                                                                 current_device_limits(), k);
+      }
       constexpr auto kernel = &kernels::temporal_blocking_pass<S, T, k, Tile::tile_x, Tile::tile_y, Tile::rows>;
       const launch_plan q = one_wave_chunk<kernel>(columns, fused_pipeline<S>(k), p.n[0], 2, true);
       launch_kernel_after_previous(kernel, "temporal_blocking_pass", policy, shape_name<S>(), q,
