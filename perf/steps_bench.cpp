@@ -257,7 +257,7 @@ void run_fused_section(const options& opt, double copy_gbs, std::vector<result>&
     run_fused_case<ts::star<3, 1>, double, tb::tb_2, tb::tb_3, tb_default, tb::tb_3_64x32, tb::tb_4_64x32>(
         opt, e, copy_gbs, rs, agree);
     run_fused_case<ts::star<3, 2>, float, tb_default, tb::tb_3>(opt, e, copy_gbs, rs, agree);
-    run_fused_case<ts::box<3, 1>, float, tb_default, tb::tb_3>(opt, e, copy_gbs, rs, agree);
+    run_fused_case<ts::box<3, 1>, float, tb_default, tb::tb_3, tb::tb_2_columns>(opt, e, copy_gbs, rs, agree);
     run_fused_case<ts::star<2, 1>, float, tb::tb_4, tb::tb_2d_6, tb_default, tb::tb_2d_8x128x4>(
         opt, ts::extents<2>{8192, 8192}, copy_gbs, rs, agree);
     run_fused_case<ts::star<2, 1>, double, tb::tb_4, tb::tb_2d_6, tb_default>(opt, ts::extents<2>{8192, 8192},

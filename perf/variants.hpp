@@ -53,7 +53,6 @@ using tb_2d_8x128x4 = cuda::temporal_blocking<8, 128, 4>;
 using tb_3_64x32 = cuda::temporal_blocking<3, 64, 32>;
 using tb_4_64x32 = cuda::temporal_blocking<4, 64, 32>;
 // a 3D box's one-column pass (a tile named), beside the register-tile pass the default runs
-// in double (in float the default is this pass, so only the double case times it)
 using tb_2_columns = cuda::temporal_blocking<2, 32, 32, 4>;
 // persistent: <steps a pass, rows a thread (4-byte types; 8-byte: half), planes between
 // block barriers, threads a block at most>; the default <4096, 8, 4, 384>

@@ -5,7 +5,7 @@
 # register-tile box pass's small grids, the 27-point box fused (fp32 and fp64, 512^3: the
 # register tile, the one-column pass, a sweep a step) and swept once in fp64, then Nsight
 # Compute of one library pass and of the probe's (perf/probes/fused_box_probe.cu, built
-# here) side by side. Logs in $OUT. FUSED_BOX_SKIP_NCU=1 skips Nsight Compute.
+# here) side by side. $OUT gets summary.txt and logs.tgz. FUSED_BOX_SKIP_NCU=1 skips Nsight Compute.
 # doctest's --test-case splits its filter at commas: the filters below have none inside a name.
 # On a warm 16-core H200: build ~150 s, tests ~10 s, sanitizers ~5 s, benchmarks ~30 s,
 # Nsight Compute ~40 s (perf/log/run-53.md).
@@ -48,13 +48,15 @@ timeout --foreground 200 "$bench" --shape box3d:1 --size 512x512x512 --precision
 grep -E "box|copy|MISMATCH" "$out/bench-fused-box.log" "$out/bench-sweep-box-double.log" | tee -a "$out/summary.txt"
 
 if [[ "${FUSED_BOX_SKIP_NCU:-0}" != 1 ]]; then
-  step "Nsight Compute: one 2-step fp32 pass of the library and of the probe"
+  step "Nsight Compute: one 2-step pass of the library and of the probe, fp32 and fp64"
   sections=(--section SpeedOfLight --section WarpStateStats --section SchedulerStats --section Occupancy
             --section InstructionStats --section SourceCounters)
-  # the library's float boxes run the one-column pass (detail::box_tile::applies): its pass
-  # in double is the one profiled here; the probe's fp32 and fp64 kernels beside it
-  timeout --foreground 120 ncu --clock-control none "${sections[@]}" -k regex:temporal_blocking_box_pass -c 1 \
-    "$bench" --fused-case 'box<3,1> 512' --no-host --reps 1 >"$out/ncu-library.log" 2>&1 || status=1
+  # the library's 2-step passes in float and double, the probe's kernels beside them
+  for type in float double; do
+    timeout --foreground 120 ncu --clock-control none "${sections[@]}" --kernel-name-base demangled \
+      -k "regex:temporal_blocking_box_pass<.*$type, \(int\)2>" -c 1 \
+      "$bench" --fused-case 'box<3,1> 512' --no-host --reps 1 >"$out/ncu-library-$type.log" 2>&1 || status=1
+  done
   nvcc -std=c++20 -O3 -gencode arch=compute_90,code=sm_90 -I perf/probes perf/probes/fused_box_probe.cu \
     -o "$build/fused_box_probe" >"$out/probe-build.log" 2>&1 || status=1
   for mode in ncu32 ncu64; do
@@ -63,5 +65,8 @@ if [[ "${FUSED_BOX_SKIP_NCU:-0}" != 1 ]]; then
   done
   grep -E "Duration|Issued Warp|No Eligible|Executed Instructions " "$out"/ncu-*.log | tee -a "$out/summary.txt"
 fi
+# the logs in one archive beside summary.txt (the device tool returns a few files a call)
+tar czf /tmp/fused-box-logs.tgz -C "$out" --exclude summary.txt . && find "$out" -name '*.log' -delete &&
+  mv /tmp/fused-box-logs.tgz "$out/logs.tgz"
 step "done: status $status"
 exit "$status"

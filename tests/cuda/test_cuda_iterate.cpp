@@ -94,11 +94,11 @@ TEST_CASE("fused steps: radius 2 stars and boxes in 3D") {
   check_fused_iterate<P, ts::CudaSpace, ts::box<3, 2>, float>(ts::extents<3>{13, 15, 29}, 5, boundary_case::mixed, 24);
 }
 
-// 3D boxes in register tiles (temporal_blocking/box_tile.cuh, double): tiles of 28 x 28
-// outputs (24 x 26 at 3 steps) that divide no extent, several tiles along x and y, two
-// chunks along z, passes of 1, 2 and 3 steps, grids smaller than the halo (the pieces
-// beyond the faces copied cell by cell, wrapped and mirrored more than once); the float
-// cases run the one-column pass the register tile gives way to in float.
+// 3D boxes in register tiles (temporal_blocking/box_tile.cuh): tiles of 28 x 28 outputs in
+// double (24 x 26 at 3 steps), 56 x 28 in float, that divide no extent, several tiles along
+// x and y, two chunks along z, passes of 1, 2 and 3 steps, grids smaller than the halo (the
+// pieces beyond the faces copied cell by cell, wrapped and mirrored more than once, or
+// zero-filled beyond a fixed face).
 TEST_CASE("fused steps: 3D boxes in register tiles, every boundary kind, awkward sizes, 1 to 3 steps a pass") {
   TESSERA_REQUIRE_CUDA_DEVICE();
   using P = tessera::test::temporal_blocking_3;

@@ -198,6 +198,58 @@ TEST_CASE("CUDA: iterate on gapped foreign device memory, fused and unfused, equ
   run_all(ts::test::bounded_stencil<ts::box<3, 1>, float>(92, true), "27-point");
 }
 
+// Rows of whole 16-byte vectors with no padding beyond the ghosts, in an allocation that
+// ends at the view's last cell: the vector holding a row's last ghost cell reaches past the
+// view's last cell in the last row of the last plane, where the box pass must copy it cell
+// by cell (compute-sanitizer's memcheck would see the read past the allocation), and beyond
+// a Dirichlet face its vectors hold cells no output reads.
+template <class T>
+void check_box_on_memory_ending_at_last_cell(const ts::extents<3>& n, std::uint64_t seed) {
+  constexpr ts::index_t v = 16 / sizeof(T);
+  const int g = 1;
+  const ts::index_t row = (n[2] + 2 * g + v - 1) / v * v;
+  const auto l = ts::layout<3>::strided(n, g, {row * (n[1] + 2 * g), row, 1});
+  REQUIRE(l.span() == (n[0] + 2 * g - 1) * l.stride(0) + (n[1] + 2 * g - 1) * l.stride(1) + n[2] + 2 * g);
+  const ts::index_t pad = (v - l.origin_offset() % v) % v;  // so the interior's rows start on a vector
+  struct exact_block {
+    T* base = nullptr;
+    explicit exact_block(std::size_t elements) {
+      if (cudaMalloc(reinterpret_cast<void**>(&base), elements * sizeof(T)) != cudaSuccess)
+        throw std::runtime_error("cudaMalloc failed");
+    }
+    ~exact_block() { cudaFree(base); }
+  };
+  exact_block a(static_cast<std::size_t>(pad + l.span())), b(static_cast<std::size_t>(pad + l.span()));
+  ts::View<T, 3> u_h("u_h", l);
+  fill_random(u_h, seed);
+  const auto st = ts::test::bounded_stencil<ts::box<3, 1>, T>(seed + 1, true);
+  ts::iterate_options<T, 3, ts::HostSpace> ropt;
+  ropt.boundary = ts::boundary_conditions<3>::uniform(ts::boundary::dirichlet(T(0.5)));
+  auto ru = owned_copy(u_h, "ru");
+  ts::View<T, 3> rs("rs", ru.layout());
+  const auto ref = ts::iterate(ts::host::serial{}, st, ru, rs, 5, ropt);
+  auto u = ts::View<T, 3, ts::CudaSpace>::wrap("u", a.base + pad, l);
+  auto scratch = ts::View<T, 3, ts::CudaSpace>::wrap("scratch", b.base + pad, l);
+  REQUIRE(reinterpret_cast<std::uintptr_t>(u.accessor().origin) % 16 == 0);
+  ts::deep_copy(u, u_h);
+  ts::iterate_options<T, 3, ts::CudaSpace> opt;
+  opt.boundary = ropt.boundary;
+  const auto got = ts::iterate(cu::temporal_blocking<>{}, st, u, scratch, 5, opt);
+  ts::View<T, 3> got_h("got_h", l);
+  ts::deep_copy(got_h, got);
+  INFO("extents " << n.to_string());
+  CHECK(ts::compare(owned_copy(got_h, "g"), ref).max_abs_error <= (sizeof(T) == 8 ? 1e-12 : 2e-5));
+}
+
+TEST_CASE("fused steps: 3D boxes in register tiles on memory that ends at the view's last cell, small grids (the sanitizers' case)") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  // the vector holding the last cell reaches 1, 1, 3 and 1 cells past it
+  check_box_on_memory_ending_at_last_cell<double>(ts::extents<3>{4, 5, 6}, 61);
+  check_box_on_memory_ending_at_last_cell<double>(ts::extents<3>{7, 3, 40}, 62);  // two tiles along x
+  check_box_on_memory_ending_at_last_cell<float>(ts::extents<3>{5, 6, 8}, 63);
+  check_box_on_memory_ending_at_last_cell<float>(ts::extents<3>{3, 40, 70}, 64);  // two tiles along x and y
+}
+
 TEST_CASE_TEMPLATE_DEFINE("CUDA: a sweep writes every interior point and no ghost cell", P, writes_interior_not_ghosts) {
   TESSERA_REQUIRE_CUDA_DEVICE();
   // ghost width 3 > radius 1: ghost cells beyond the shape's reach must survive too

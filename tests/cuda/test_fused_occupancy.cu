@@ -62,7 +62,7 @@ TEST_CASE("fused steps: the default 3D passes hold two blocks an SM (no register
   TESSERA_REQUIRE_CUDA_DEVICE();
   check_two_blocks_an_sm<ts::star<3, 1>, float, 4>("7-point fp32, 4 steps");
   check_two_blocks_an_sm<ts::star<3, 1>, double, 2>("7-point fp64, 2 steps");
-  check_two_blocks_an_sm<ts::box<3, 1>, float, 2>("27-point fp32, 2 steps");
+  check_two_blocks_an_sm<ts::box<3, 1>, float, 2>("27-point fp32, 2 steps (register tiles)");
   check_two_blocks_an_sm<ts::box<3, 1>, double, 2>("27-point fp64, 2 steps (register tiles)");
 }
 

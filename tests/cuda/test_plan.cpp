@@ -884,12 +884,16 @@ TEST_CASE("plan: temporal_blocking fuses up to its compiled steps, the halo grow
   CHECK(bd.shared_bytes == (4u + 2) * 36 * 34 * sizeof(double) + 36 * sizeof(int));  // and the column map
   CHECK(bd.chunk >= 4 * 2 * 3);  // never below 4x the pipeline: k * (z reach + 1) planes
   CHECK(bd.grid[2] * bd.chunk >= 150);
-  // in float the one-column pass is faster (perf/log/run-53.md): a box keeps it
+  // in float a tile of 64 x 32 cells, 2 rows x 4 floats a thread: the left halo of 2
+  // columns rounded up to a vector of 4
   const auto bf = P::plan_steps<ts::box<3, 1>, float>(e, h100, 2);
   REQUIRE(bf.ok());
-  CHECK(bf.block[0] == 32);
-  CHECK(bf.shared_bytes == 2u * 2 * 34 * 34 * sizeof(float));
-  CHECK_FALSE(cu::detail::box_tile<ts::box<3, 1>, float>::applies(2));
+  CHECK(bf.block[0] == 16);
+  CHECK(bf.block[1] == 16);
+  CHECK(bf.out_tile[0] == 56);  // 64 - 4 - 2, rounded down to whole vectors
+  CHECK(bf.out_tile[1] == 28);
+  CHECK(bf.shared_bytes == (4u + 2) * 72 * 34 * sizeof(float) + 72 * sizeof(int));
+  CHECK(cu::detail::box_tile<ts::box<3, 1>, float>::applies(2));
   const auto bd3 = cu::temporal_blocking<3>::plan_steps<ts::box<3, 1>, double>(e, h100, 3);
   REQUIRE(bd3.ok());
   CHECK(bd3.out_tile[0] == 24);  // (32 - 4 - 3) rounded down to whole vectors

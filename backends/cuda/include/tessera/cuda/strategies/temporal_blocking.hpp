@@ -92,9 +92,8 @@ struct published_geometry {
   static constexpr int plane = row * rows;
 };
 
-/// The register tile of the 3D box pass (strategies/temporal_blocking/box_tile.cuh; double
-/// only, see applies): each thread computes `rows` rows of one 16-byte vector of cells at
-/// every level, so a plane of the level below is read from shared memory a vector a row
+/// The register tile of the 3D box pass (strategies/temporal_blocking/box_tile.cuh): each
+/// thread computes `rows` rows of one 16-byte vector of cells at every level, so a plane of the level below is read from shared memory a vector a row
 /// (plus the x-neighbours) and every value feeds the FMAs of the rows x vector outputs it
 /// reaches; level 0 arrives in a ring of `ring` planes by cp.async. 256 threads cover
 /// 32 x 32 cells in fp64 (64 x 32 in fp32): two blocks an SM within 128 registers, the
@@ -121,12 +120,11 @@ struct box_tile {
   static constexpr std::size_t shared_bytes(int k) {
     return static_cast<std::size_t>(ring + 2 * (k - 1)) * plane * sizeof(T) + row * sizeof(int);
   }
-  /// Whether a k-step pass of S in T runs here: a 3D box in double (in float the
-  /// one-column pass is faster: perf/log/run-53.md), whose x reach fits the vector of
+  /// Whether a k-step pass of S in T runs here: a 3D box whose x reach fits the vector of
   /// border, whose z reach is at most 1 (the partial sums of wider boxes spill at 128
   /// registers), and whose tile keeps outputs.
   static constexpr bool applies(int k) {
-    return S::rank == 3 && sizeof(T) == 8 && reads_other_planes<S>() && lx <= vector && hx <= vector && lm <= 1 &&
+    return S::rank == 3 && reads_other_planes<S>() && lx <= vector && hx <= vector && lm <= 1 &&
            hm <= 1 && k >= 1 && out_x(k) >= vector && out_y(k) >= 1;
   }
 };

@@ -1,6 +1,6 @@
 #pragma once
-// cuda::temporal_blocking's 3D pass for boxes in double (shapes with points off the marched
-// axis in other planes) over views whose rows start on 16-byte boundaries: a register tile of
+// cuda::temporal_blocking's 3D pass for boxes (shapes with points off the marched axis in
+// other planes) over views whose rows start on 16-byte boundaries: a register tile of
 // Rows x one vector of cells a thread (detail::box_tile in temporal_blocking.hpp says why
 // and how large). nvcc only.
 //
@@ -78,37 +78,67 @@ __global__ void __launch_bounds__(tessera::cuda::detail::box_tile<S, T>::threads
   const int zb = m0 - K * lm;                        // level 0's first plane
   const int load_end = m_end + K * hm;               // level 0's planes: [zb, load_end)
 
-  // Level 0's pieces: piece i is buffer row i / (PX / V), vector i % (PX / V); its offset
-  // within a plane, mapped through the edge rules. A piece whose V columns are not V
-  // consecutive cells starting on a vector (beyond an x face) copies them one by one: its
-  // offset is then its row's, and each cell's mapped column comes from `columns`, the
-  // tile's column map in shared memory.
+  // Level 0's pieces: piece i is buffer row i / (PX / V), vector i % (PX / V), copied as
+  // one 16-byte vector from its source, mapped through the edge rules, when every cell of
+  // it that matters comes from V consecutive cells starting on a vector. Beyond a fixed face
+  // only the cells within the shape's reach of it matter (an output reads them; a fixed
+  // cell keeps the value of the cell it is at every level, so no output ever reads one
+  // further out): the others ("wild") take whatever the vector brings, and a piece or a row
+  // of nothing but wild cells is not copied at all (zero-filled). A vector that reaches
+  // beyond the readable cells [-g, n + g) of its row stays inside the view's memory except
+  // in a plane's first and last rows (the view's first and last cells may be its
+  // allocation's), so there the piece is copied cell by cell ("scattered"), as is a piece
+  // whose cells a face maps apart (a mirror, a wrap onto a row that is not whole vectors):
+  // its offset is then its row's, and each cell's mapped column comes from `columns`, the
+  // tile's column map in shared memory. Blocks with such a piece run the steps that ask.
   int* const columns = reinterpret_cast<int*>(published + 2 * (K - 1) * PC);  // [PX]
   for (int c = tid; c < PX; c += NT) {
     bool unused = false;
     columns[c] = static_cast<int>(map_coordinate(x0 - V + c, p.n[2], rules, 2, unused));
   }
   __syncthreads();  // the column map, which the pieces below read
-  int piece_offset[LPT];  // 32-bit: the launch runs this pass only on planes below 2^31 cells
+  int piece_offset[LPT];   // 32-bit: the launch runs this pass only on planes below 2^31 cells
   unsigned scattered = 0;  // bit k: piece k copies cell by cell
+  unsigned skipped = 0;    // bit k: piece k holds wild cells only (zero-filled)
+  {
+    const int nx = static_cast<int>(p.n[2]), ny = static_cast<int>(p.n[1]);
+    const int gx = static_cast<int>(rules.ghost[2]), gy = static_cast<int>(rules.ghost[1]);
+    const bool fixed_x0 = rules.face[2][0] == edge_rule::fixed, fixed_x1 = rules.face[2][1] == edge_rule::fixed;
+    const bool fixed_y0 = rules.face[1][0] == edge_rule::fixed, fixed_y1 = rules.face[1][1] == edge_rule::fixed;
 #pragma unroll
-  for (int k = 0; k < LPT; ++k) {
-    const int i = min(tid + k * NT, pieces - 1), row = i / (PX / V), cv = i % (PX / V);
-    bool unused = false;
-    const index_t my = map_coordinate(y0 - ly + row, p.n[1], rules, 1, unused);
-    const int mx = columns[cv * V];
-    bool contiguous = mx % V == 0;
+    for (int k = 0; k < LPT; ++k) {
+      const int i = min(tid + k * NT, pieces - 1), row = i / (PX / V), cv = i % (PX / V);
+      const int y = static_cast<int>(y0) - ly + row;
+      bool unused = false;
+      const int my = static_cast<int>(map_coordinate(y, p.n[1], rules, 1, unused));
+      bool matters = !((fixed_y0 && y < -ly) || (fixed_y1 && y >= ny + hy));  // a wild row
+      bool whole = true, any = false;
+      int from = 0;  // the vector's first column, once a cell that matters fixes it
 #pragma unroll
-    for (int v = 1; v < V; ++v) contiguous = contiguous && columns[cv * V + v] == mx + v;
-    piece_offset[k] = static_cast<int>(my * p.in_stride[1] + (contiguous ? mx : 0));
-    scattered |= contiguous ? 0u : 1u << k;
+      for (int v = 0; v < V; ++v) {
+        const int x = static_cast<int>(x0) - V + cv * V + v;
+        if ((fixed_x0 && x < -lx) || (fixed_x1 && x >= nx + hx)) continue;  // wild
+        const int m = columns[cv * V + v];
+        whole = whole && (any ? m == from + v : (m - v) % V == 0);
+        if (!any) from = m - v, any = true;
+      }
+      matters = matters && any;
+      // a vector reaching beyond [-g, n + g) in a plane's first or last row: cell by cell
+      const bool beyond = from < -gx || from + V > nx + gx;
+      whole = whole && !(beyond && (my == -gy || my == ny + gy - 1));
+      const bool scatter = matters && !whole;
+      piece_offset[k] = matters ? my * static_cast<int>(p.in_stride[1]) + (scatter ? 0 : from) : 0;
+      scattered |= scatter ? 1u << k : 0u;
+      skipped |= matters ? 0u : 1u << k;
+    }
   }
-  // Level 0's plane `plane` into ring slot `slot`. edge: pieces a face maps apart are
-  // copied cell by cell (blocks on an x face); planes: a plane beyond the grid along z is
-  // mapped (a chunk's first and last steps). Piece i lands at i * V: a plane's rows are
-  // whole vectors.
-  auto load_plane = [&](int plane, int slot, auto edge_, auto planes_) {
+  // Level 0's plane `plane` into ring slot `slot`. edge: pieces of wild cells only are
+  // zero-filled (blocks on a fixed face); scatter: scattered pieces are copied cell by cell;
+  // planes: a plane beyond the grid along z is mapped (a chunk's first and last steps).
+  // Piece i lands at i * V: a plane's rows are whole vectors.
+  auto load_plane = [&](int plane, int slot, auto edge_, auto planes_, auto scatter_) {
     constexpr bool edge = decltype(edge_)::value, planes = decltype(planes_)::value;
+    constexpr bool scatter = decltype(scatter_)::value;
     if (plane < load_end) {
       int mapped = plane;
       if constexpr (planes)
@@ -119,12 +149,12 @@ __global__ void __launch_bounds__(tessera::cuda::detail::box_tile<S, T>::threads
       for (int k = 0; k < LPT; ++k) {
         const int i = tid + k * NT;
         if (k + 1 < LPT || i < pieces) {
-          if (edge && ((scattered >> k) & 1u)) {
+          if (scatter && ((scattered >> k) & 1u)) {
             const int* const mapped_columns = columns + (i % (PX / V)) * V;
 #pragma unroll
             for (int v = 0; v < V; ++v) async_copy::copy_element(to + i * V + v, from + piece_offset[k] + mapped_columns[v]);
           } else {
-            async_copy::copy16(to + i * V, from + piece_offset[k], true);
+            async_copy::copy16(to + i * V, from + piece_offset[k], !edge || !((skipped >> k) & 1u));
           }
         }
       }
@@ -134,7 +164,7 @@ __global__ void __launch_bounds__(tessera::cuda::detail::box_tile<S, T>::threads
 
   for (int i = tid; i < 2 * (K - 1) * PC; i += NT) published[i] = T(0);  // borders never written
 #pragma unroll
-  for (int a = 0; a < A; ++a) load_plane(zb + a, a, std::true_type{}, std::true_type{});
+  for (int a = 0; a < A; ++a) load_plane(zb + a, a, std::true_type{}, std::true_type{}, std::true_type{});
 
   // The thread's cells: tile rows ty * Rows + r, columns tx * V + c. Fixed cells (beyond a
   // fixed face) keep their value; stored cells are the inner outputs inside the grid.
@@ -155,9 +185,11 @@ __global__ void __launch_bounds__(tessera::cuda::detail::box_tile<S, T>::threads
       stores_xy |= stores_x && stores_y ? 1u << (r * V + c) : 0u;
     }
   }
-  // a block with a fixed cell or a piece a face maps apart (a block on a face) runs the
-  // steps that ask; the others never do
-  const bool edge_block = __syncthreads_or(fixed_xy != 0 || scattered != 0);
+  // a block with a fixed cell or a piece of wild cells (a block on a fixed face) runs the
+  // steps that ask, one with a scattered piece (a block on a mirror, a corner) the steps
+  // that ask everything; the others never ask
+  const bool edge_block = __syncthreads_or(fixed_xy != 0 || skipped != 0);
+  const bool scatter_block = __syncthreads_or(scattered != 0);
   const int own = (ty * Rows + ly) * PX + V + tx * V;  // the thread's row 0, column 0 in a plane
   T* out_column = p.out + (y0 + ty * Rows) * p.out_stride[1] + (x0 + tx * V);
 
@@ -183,10 +215,11 @@ __global__ void __launch_bounds__(tessera::cuda::detail::box_tile<S, T>::threads
   };
   // Step s: level t reads plane P = zb + s - (t - 1)(hm + 1) of level t - 1 and completes
   // output O = P - hm; level K's O is stored, the others published for the next step.
-  // edge: the block's fixed cells keep their value, its scattered pieces are copied cell by
-  // cell; planes: the levels' planes beyond a fixed face keep theirs, level K stores only
-  // planes of the chunk, and level 0's planes beyond the grid are mapped
-  auto step = [&](const int s, auto edge_, auto planes_) {
+  // edge: the block's fixed cells keep their value, its pieces of wild cells are not read;
+  // scatter: its scattered pieces are copied cell by cell; planes: the levels' planes beyond
+  // a fixed face keep theirs, level K stores only planes of the chunk, and level 0's planes
+  // beyond the grid are mapped
+  auto step = [&](const int s, auto edge_, auto planes_, auto scatter_) {
     constexpr bool edge = decltype(edge_)::value, planes = decltype(planes_)::value;
     constexpr bool selects = edge || planes;
 #pragma unroll
@@ -263,27 +296,28 @@ __global__ void __launch_bounds__(tessera::cuda::detail::box_tile<S, T>::threads
         }
       }
     }
-    load_plane(zb + s + A, (s + A) & (D - 1), edge_, planes_);
+    load_plane(zb + s + A, (s + A) & (D - 1), edge_, planes_, scatter_);
     async_copy::wait_pending<A - 1>();  // the plane read next step has landed (this thread's part)
     __syncthreads();                    // and everyone's
   };
   // The first K * W - 1 steps store nothing and the last few reach planes beyond the grid
   // (or load them): they ask which planes are fixed and map the loads; the steps between do
-  // not, nor, in a block with no fixed cell and no piece a face maps apart, which cells are.
+  // not, nor, in a block with no fixed cell and no wild piece, which cells are; a block with
+  // a scattered piece asks everything every step (one loop: its code stays out of the others').
   const int steps_total = m_end - m0 + K * W - 1;
   const int body_begin = K * W - 1;
   const int body_end = min(min(nm + hm - zb, m_end - zb + K * (hm + 1) - 1), nm - A - zb);
   const auto yes = std::true_type{};
   const auto no = std::false_type{};
   int s = 0;
-  if (edge_block) {
-    for (; s < min(body_begin, steps_total); ++s) step(s, yes, yes);
-    for (; s < body_end; ++s) step(s, yes, no);
-    for (; s < steps_total; ++s) step(s, yes, yes);
+  if (scatter_block) {
+    for (; s < steps_total; ++s) step(s, yes, yes, yes);
+  } else if (edge_block) {
+    for (; s < steps_total; ++s) step(s, yes, yes, no);
   } else {
-    for (; s < min(body_begin, steps_total); ++s) step(s, no, yes);
-    for (; s < body_end; ++s) step(s, no, no);
-    for (; s < steps_total; ++s) step(s, no, yes);
+    for (; s < min(body_begin, steps_total); ++s) step(s, no, yes, no);
+    for (; s < body_end; ++s) step(s, no, no, no);
+    for (; s < steps_total; ++s) step(s, no, yes, no);
   }
 }
 
