@@ -217,6 +217,8 @@ void check_box_on_memory_ending_at_last_cell(const ts::extents<3>& n, std::uint6
       if (cudaMalloc(reinterpret_cast<void**>(&base), elements * sizeof(T)) != cudaSuccess)
         throw std::runtime_error("cudaMalloc failed");
     }
+    exact_block(const exact_block&) = delete;
+    exact_block& operator=(const exact_block&) = delete;
     ~exact_block() { cudaFree(base); }
   };
   exact_block a(static_cast<std::size_t>(pad + l.span())), b(static_cast<std::size_t>(pad + l.span()));

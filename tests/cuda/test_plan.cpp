@@ -892,8 +892,14 @@ TEST_CASE("plan: temporal_blocking fuses up to its compiled steps, the halo grow
   CHECK(bf.block[1] == 16);
   CHECK(bf.out_tile[0] == 56);  // 64 - 4 - 2, rounded down to whole vectors
   CHECK(bf.out_tile[1] == 28);
+  CHECK(bf.grid[1] == 3);
   CHECK(bf.shared_bytes == (4u + 2) * 72 * 34 * sizeof(float) + 72 * sizeof(int));
   CHECK(cu::detail::box_tile<ts::box<3, 1>, float>::applies(2));
+  const auto bf3 = cu::temporal_blocking<3>::plan_steps<ts::box<3, 1>, float>(e, h100, 3);
+  REQUIRE(bf3.ok());
+  CHECK(bf3.out_tile[0] == 56);  // (64 - 4 - 3) rounded down to whole vectors
+  CHECK(bf3.out_tile[1] == 26);
+  CHECK(bf3.shared_bytes == (4u + 4) * 72 * 34 * sizeof(float) + 72 * sizeof(int));
   const auto bd3 = cu::temporal_blocking<3>::plan_steps<ts::box<3, 1>, double>(e, h100, 3);
   REQUIRE(bd3.ok());
   CHECK(bd3.out_tile[0] == 24);  // (32 - 4 - 3) rounded down to whole vectors
@@ -901,9 +907,12 @@ TEST_CASE("plan: temporal_blocking fuses up to its compiled steps, the halo grow
   CHECK(bd3.shared_bytes == (4u + 4) * 36 * 34 * sizeof(double) + 36 * sizeof(int));
   // a box reaching 2 planes along z keeps the one-column pass (its partial sums would spill)
   CHECK(P::plan_steps<ts::box<3, 2>, double>(e, h100, 2).block[0] == 32);
+  CHECK(P::plan_steps<ts::box<3, 2>, float>(e, h100, 2).block[0] == 32);
   CHECK_FALSE(cu::detail::box_tile<ts::box<3, 2>, double>::applies(2));
+  CHECK_FALSE(cu::detail::box_tile<ts::box<3, 2>, float>::applies(2));
   CHECK(cu::detail::box_tile<ts::box<3, 1>, double>::applies(1));
   CHECK_FALSE(cu::detail::box_tile<ts::star<3, 1>, double>::applies(2));  // a star reads one plane in-plane
+  CHECK_FALSE(cu::detail::box_tile<ts::star<3, 1>, float>::applies(2));
   // more steps than compiled, or a halo that eats the tile, are refused with the numbers
   const auto too_many = P::plan_steps<S, float>(e, h100, 5);
   CHECK(contains(too_many.reason, "1 to 4 steps"));

@@ -93,13 +93,13 @@ struct published_geometry {
 };
 
 /// The register tile of the 3D box pass (strategies/temporal_blocking/box_tile.cuh): each
-/// thread computes `rows` rows of one 16-byte vector of cells at every level, so a plane of the level below is read from shared memory a vector a row
-/// (plus the x-neighbours) and every value feeds the FMAs of the rows x vector outputs it
-/// reaches; level 0 arrives in a ring of `ring` planes by cp.async. 256 threads cover
-/// 32 x 32 cells in fp64 (64 x 32 in fp32): two blocks an SM within 128 registers, the
-/// fastest of the tiles the probe of perf/log/run-53.md tried (wider tiles and four rows
-/// hold one block an SM). The left halo is rounded up to whole vectors, so every block's
-/// loads start on a vector.
+/// thread computes `rows` rows of one 16-byte vector of cells at every level, so a plane of
+/// the level below is read from shared memory a vector a row (plus the x-neighbours) and
+/// every value feeds the FMAs of the rows x vector outputs it reaches; level 0 arrives in a
+/// ring of `ring` planes by cp.async. 256 threads cover 32 x 32 cells in fp64 (64 x 32 in
+/// fp32): two blocks an SM within 128 registers, the fastest of the tiles the probe of
+/// perf/log/run-53.md tried (wider tiles and four rows hold one block an SM). The left halo
+/// is rounded up to whole vectors, so every block's loads start on a vector.
 template <class S, class T>
 struct box_tile {
   using vr = virtual_reach<S>;
