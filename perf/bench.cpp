@@ -306,6 +306,7 @@ int main(int argc, char** argv) {
     else if (a == "--iterate") opt.iterate = true;
     else if (a == "--fused") opt.fused = true;
     else if (a == "--fused-case" && i + 1 < argc) opt.fused = true, opt.fused_only = argv[++i];
+    else if (a == "--faces" && i + 1 < argc) user_args.emplace_back(a, argv[++i]);
     else if (a == "--point-functions") opt.point_functions = true;
     else if (a == "--family") opt.family = true;
     else if ((a == "--shape" || a == "--size" || a == "--precision" || a == "--policy") && i + 1 < argc)
@@ -321,7 +322,7 @@ int main(int argc, char** argv) {
     else if (a == "--help" || a == "-h") {
       std::puts("usage: tessera-bench [--reps N (20)] [--csv FILE] [--json FILE] [--tuning-table FILE] [--variants] [--quick] [--iterate] [--fused] [--point-functions] [--family] [--smoke]\n"
                 "                     [--fused-case 'star<2,1>'] [--no-host] [--host-only] [--host-size N (256)] [--solver]\n"
-                "       tessera-bench --shape star3d:2 --size 384x384x384 [--precision double] [--policy cuda:pipelined] [--fused]\n"
+                "       tessera-bench --shape star3d:2 --size 384x384x384 [--precision double] [--policy cuda:pipelined] [--fused [--faces periodic]]\n"
                 "  --solver: time to solution of multigrid (V-cycles and one FMG pass: 3D 512^3 and 256^3,\n"
                 "  2D 8191^2) and of cg with a multigrid preconditioner (k jumping 1000, 256^3) on the GPU,\n"
                 "  multigrid on the CPU (2D 1023^2, 3D 127^3); cycles, DOF/s, each level's share.\n"
@@ -347,7 +348,9 @@ int main(int argc, char** argv) {
                 "  box and 13-point star fp32 512^3, 2D 5-point fp32 8192^2.\n"
                 "  user case (--shape star1d|star2d|star3d:1-4 or box2d|box3d:1-2, --size one extent per axis):\n"
                 "  only that case, every policy or --policy's (naive too: the reference); --fused: its\n"
-                "  fused time stepping instead; --smoke: correctness only.\n"
+                "  fused time stepping instead, 100 steps\n"
+                "  against temporal blocking at 2, 3 and its most steps a pass (--faces periodic: periodic faces,\n"
+                "  default Dirichlet); --smoke: correctness only.\n"
                 "  CPU section: 7-point n^3 on host:serial, host:parallel, kokkos:mdrange against\n"
                 "  a parallel host copy loop (skipped by --quick, --smoke and --no-host).");
       return 0;
@@ -359,14 +362,20 @@ int main(int argc, char** argv) {
   // The user's case, checked before anything is allocated: the shape first (the size's
   // rank depends on it), then the size, the precision and the policy.
   {
-    std::string shape, size, precision = "float", why;
+    std::string shape, size, precision = "float", faces, why;
     for (const auto& [option, value] : user_args) {
       if (option == "--shape") shape = value;
       else if (option == "--size") size = value;
       else if (option == "--precision") precision = value;
+      else if (option == "--faces") faces = value;
       else opt.only_policy = value;
     }
-    if (!shape.empty()) why = ts::bench::parse_shape(shape, opt.user);
+    if (faces == "periodic") opt.periodic_faces = true;
+    else if (!faces.empty() && faces != "dirichlet")
+      why = "--faces '" + faces + "' is neither 'dirichlet' (the default) nor 'periodic'";
+    if (why.empty() && !faces.empty() && (shape.empty() || !opt.fused))
+      why = "--faces applies to a fused case of your own: give --shape, --size and --fused";
+    if (why.empty() && !shape.empty()) why = ts::bench::parse_shape(shape, opt.user);
     bool precision_given = false;
     for (const auto& arg : user_args) precision_given = precision_given || arg.first == "--precision";
     if (why.empty() && !size.empty() && shape.empty())

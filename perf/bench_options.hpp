@@ -17,6 +17,7 @@ struct options {
   bool iterate = false;   // only the iterate section
   bool fused = false;     // only the fused time-stepping section
   std::string fused_only;  // --fused-case: only the fused cases whose shape and size contain it
+  bool periodic_faces = false;  // --faces periodic: the user's fused case with periodic faces (default Dirichlet)
   bool point_functions = false;  // only the point-function section (point_bench.cu)
   bool family = false;           // only the kernel-family section (family_bench.cu)
   user_case user;  // --shape/--size/--precision: only this case

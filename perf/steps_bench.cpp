@@ -294,11 +294,19 @@ void run_fused_user_case(const options& opt, double copy_gbs, std::vector<result
       ts::extents<S::rank> e{};
       for (int d = 0; d < S::rank; ++d) e[d] = static_cast<ts::index_t>(c.n[d]);
       // persistent beside temporal blocking where it has a kernel (it says when the grid does not fit)
+      // other steps and tiles beside the default where variants.hpp instantiates them
+      const bool periodic = opt.periodic_faces;
       auto run_in = [&]<class T>() {
-        if constexpr (cu::persistent<>::has_kernel<S>)
-          run_fused_case<S, T, cu::temporal_blocking<>, cu::persistent<>>(opt, e, copy_gbs, rs, agree);
+        namespace tb = ts::bench;
+        if constexpr (std::is_same_v<S, ts::star<3, 1>>)
+          run_fused_case<S, T, tb::tb_2, tb::tb_3, cu::temporal_blocking<>, cu::persistent<>>(opt, e, copy_gbs, rs,
+                                                                                             agree, periodic);
+        else if constexpr (std::is_same_v<S, ts::star<3, 2>>)
+          run_fused_case<S, T, cu::temporal_blocking<>, tb::tb_3>(opt, e, copy_gbs, rs, agree, periodic);
+        else if constexpr (std::is_same_v<S, ts::box<3, 1>>)
+          run_fused_case<S, T, tb::tb_3, cu::temporal_blocking<>>(opt, e, copy_gbs, rs, agree, periodic);
         else
-          run_fused_case<S, T, cu::temporal_blocking<>>(opt, e, copy_gbs, rs, agree);
+          run_fused_case<S, T, cu::temporal_blocking<>>(opt, e, copy_gbs, rs, agree, periodic);
       };
       if (c.is_double) run_in.template operator()<double>();
       else run_in.template operator()<float>();

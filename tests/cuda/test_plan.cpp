@@ -1044,6 +1044,60 @@ TEST_CASE("edge rules: within the ghost layer the map reads what fill_ghosts wri
   CHECK(none.face[2][1] == edge_rule::fixed);
 }
 
+TEST_CASE("edge rules: a reflect face holds its wall fixed and reflects the cells beyond it, as a Dirichlet fill does") {
+  using cu::edge_rule;
+  const ts::index_t n = 5, g = 3;
+  for (ts::index_t i = -g; i < n + g; ++i) {
+    CAPTURE(i);
+    bool fixed = false, odd = false;
+    const auto m = cu::map_reflecting(i, n, g, edge_rule::reflect, edge_rule::reflect, fixed, odd);
+    const bool wall = ts::detail::on_wall(i, n), beyond = (i < 0 || i >= n) && !wall;
+    CHECK(fixed == wall);
+    CHECK(odd == beyond);
+    // beyond: the Dirichlet fill's source (it writes 2v - u there); the wall reads itself
+    CHECK(m == (beyond ? ts::detail::ghost_source(i, n, ts::boundary_kind::dirichlet) : i));
+  }
+  // far beyond: reflected about each wall in turn, one flip a reflection
+  bool fixed = false, odd = false;
+  CHECK(cu::map_reflecting(-9, n, g, edge_rule::reflect, edge_rule::reflect, fixed, odd) == 3);  // -9 -> 7 -> 3
+  CHECK_FALSE(odd);
+  CHECK_FALSE(fixed);
+  CHECK(cu::map_reflecting(-9, n, g, edge_rule::reflect, edge_rule::wrap, fixed, odd) == 2);  // -9 -> 7 -> wrapped
+  CHECK(odd);
+  // the conditions under which a pass may reflect: a reach past the wall, one wall value,
+  // coefficients mirrored along the axes with walls (and Neumann faces)
+  using S = ts::star<2, 2>;  // centre, y -1 +1 -2 +2, x -1 +1 -2 +2 (shape order)
+  ts::stencil<S, double> st;
+  for (int k = 0; k < st.size; ++k) st[k] = 0.1 * (1 + std::abs(S::points[k][0]) + 2 * std::abs(S::points[k][1]));
+  using bcs = ts::boundary_conditions<2>;
+  const auto walls = std::optional(bcs::uniform(ts::boundary::dirichlet(0.25)));
+  CHECK(ts::fuses_across_walls(st, walls));
+  CHECK_FALSE(ts::several_steps_exact(st, walls));
+  auto two_values = *walls;
+  two_values.set(1, ts::boundary::dirichlet(0.25), ts::boundary::dirichlet(0.5));
+  CHECK_FALSE(ts::fuses_across_walls(st, std::optional(two_values)));
+  auto periodic_x = *walls;
+  periodic_x.set(1, ts::boundary::periodic(), ts::boundary::periodic());
+  auto lopsided_x = st;
+  for (int k = 0; k < st.size; ++k)
+    if (S::points[k][1] == 1) lopsided_x[k] = 0.9;
+  CHECK(ts::fuses_across_walls(lopsided_x, std::optional(periodic_x)));  // x wraps: its mirror does not matter
+  CHECK_FALSE(ts::fuses_across_walls(lopsided_x, walls));
+  CHECK_FALSE(ts::fuses_across_walls(st, std::optional(bcs::uniform(ts::boundary::periodic()))));  // no wall
+  ts::stencil<ts::star<2, 1>, double> five(ts::star<2, 1>{}, {-4.0, 1.0, 1.0, 1.0, 1.0});
+  CHECK_FALSE(ts::fuses_across_walls(five, walls));  // reach 1 reads only the wall: several_steps_exact fuses it
+  // the rules: Dirichlet faces reflect, with the wall value and the shift 2v (1 - sum of coefficients)
+  const auto r = ts::with_reflected_walls(ts::make_edge_rules<2>(std::optional(periodic_x), 2), st, std::optional(periodic_x));
+  CHECK(r.face[1][0] == edge_rule::reflect);
+  CHECK(r.face[1][1] == edge_rule::reflect);
+  CHECK(r.face[2][0] == edge_rule::wrap);
+  CHECK(r.face[0][0] == edge_rule::fixed);  // the virtual axis a 2D grid lacks
+  CHECK(r.wall == 0.25);
+  double sum = 0;
+  for (int k = 0; k < st.size; ++k) sum += st[k];
+  CHECK(r.reflect_shift == doctest::Approx(2 * 0.25 * (1 - sum)));
+}
+
 TEST_CASE("edge rules: several steps fuse under a Neumann face only with coefficients mirrored along its axis") {
   using S = ts::star<2, 1>;  // centre, y -1, y +1, x -1, x +1
   ts::stencil<S, double> st(S{}, {-4.0, 1.0, 1.0, 0.5, 0.7});
@@ -1163,6 +1217,31 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
   CHECK(cu::fusion_choice(h200, seven_f, ts::extents<3>{192, 192, 192}, faces(ts::boundary::periodic())) == whole_pass);
   // an H100 has no such row: its nearest (the 128^3 row) sweeps a step with its fill
   CHECK(cu::fusion_choice(cu::device_limits::h100(), seven_f, e160, faces(ts::boundary::periodic())) == 0);
+  {  // 512^3 on an H200: the 27-point box and the 13-point star sweep a step under Dirichlet
+     // faces and fuse 2 steps where a sweep a step would add a fill a step, except where only
+     // one step a pass is exact (the 13-point star reads beyond a Dirichlet wall; unmirrored
+     // coefficients under a Neumann face): a sweep and a fill a step there, not a pass a step
+    const ts::extents<3> e512{512, 512, 512};
+    ts::stencil<ts::box<3, 1>, float> box_f;
+    for (int k = 0; k < box_f.size; ++k) box_f[k] = 1.f / box_f.size;
+    ts::stencil<ts::star<3, 2>, float> thirteen_f;
+    ts::stencil<ts::star<3, 2>, double> thirteen_d;
+    for (int k = 0; k < thirteen_f.size; ++k) thirteen_f[k] = 1.f / 13, thirteen_d[k] = 1.0 / 13;
+    for (const auto& periodic_or_neumann : {ts::boundary::periodic(), ts::boundary::neumann()}) {
+      CHECK(cu::fusion_choice(h200, box_f, e512, faces(periodic_or_neumann)) == 2);
+      CHECK(cu::fusion_choice(h200, thirteen_f, e512, faces(periodic_or_neumann)) == 2);
+      CHECK(cu::fusion_choice(h200, thirteen_d, e512, faces(periodic_or_neumann)) == 2);
+    }
+    CHECK(cu::fusion_choice(h200, box_f, e512, faces(ts::boundary::dirichlet(0))) == 0);
+    CHECK(cu::fusion_choice(h200, thirteen_f, e512, faces(ts::boundary::dirichlet(0))) == 0);
+    CHECK(cu::fusion_choice(h200, thirteen_d, e512, faces(ts::boundary::dirichlet(1))) == 0);
+    auto lopsided13 = thirteen_f;
+    lopsided13[1] = 0.5f;  // no longer mirrored along the axis of its point 1
+    CHECK(cu::fusion_choice(h200, lopsided13, e512, faces(ts::boundary::neumann())) == 0);
+    CHECK(cu::fusion_choice(h200, lopsided13, e512, faces(ts::boundary::periodic())) == 2);
+    // an H100's box row says nothing for refilled faces: a sweep and a fill a step
+    CHECK(cu::fusion_choice(cu::device_limits::h100(), box_f, e512, faces(ts::boundary::periodic())) == 0);
+  }
   const auto box_4096 = [&](const cu::device_class& c) {
     return cu::lookup(cu::builtin_tuning_table(), cu::make_tuning_key<ts::box<2, 1>, float>(c, 4096.0 * 4096));
   };
@@ -1237,8 +1316,16 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
   CHECK(contains(cu::persistent<>::plan_steps<ts::star<3, 1>, float>(ts::extents<3>{64, 64, 64}, no_cooperative, 10).reason,
                  "cooperative"));
   ts::stencil<ts::star<2, 2>, float> nine(ts::star<2, 2>{}, {-5.f, 1.f, 1.f, 1.f, 1.f, 0.25f, 0.25f, 0.25f, 0.25f});
-  REQUIRE_FALSE(cu::lookup(cu::builtin_fusion_table(), cu::make_tuning_key<ts::star<2, 2>, float>(cu::class_of(lim), 8192.0 * 8192)));
-  CHECK(cu::fusion_choice(lim, nine, ts::extents<2>{8192, 8192}, dirichlet) == 0);  // no row: a sweep a step
+  // 2D radius 2: the H200's rows (the nearest class's for an H100) fuse 4 steps, under
+  // Dirichlet faces too (the 2D pass reflects the walls: one value, mirrored coefficients)
+  CHECK(cu::fusion_choice(lim, nine, ts::extents<2>{8192, 8192}, dirichlet) == 4);
+  CHECK(cu::fusion_choice(lim, nine, ts::extents<2>{8192, 8192},
+                          std::optional(ts::boundary_conditions<2>::uniform(ts::boundary::dirichlet(0))
+                                            .set(1, ts::boundary::dirichlet(0), ts::boundary::dirichlet(1)))) == 0);
+  ts::stencil<ts::star<2, 3>, float> thirteen;  // no row for radius 3: a sweep a step
+  for (int k = 0; k < thirteen.size; ++k) thirteen[k] = 1.f / thirteen.size;
+  REQUIRE_FALSE(cu::lookup(cu::builtin_fusion_table(), cu::make_tuning_key<ts::star<2, 3>, float>(cu::class_of(lim), 8192.0 * 8192)));
+  CHECK(cu::fusion_choice(lim, thirteen, ts::extents<2>{8192, 8192}, dirichlet) == 0);
   ts::stencil<ts::star<1, 1>, float> three(ts::star<1, 1>{}, {-2.f, 1.f, 1.f});
   CHECK(cu::fusion_choice(lim, three, ts::extents<1>{100},
                           std::optional(ts::boundary_conditions<1>::uniform(ts::boundary::dirichlet(0)))) == 0);

@@ -44,7 +44,8 @@ template <kernel_policy Policy, class S, class T>
   requires has_fused_steps_v<Policy, S>
 int fused_steps(const Policy&, const stencil<S, T>& st, const extents<S::rank>&,
                 const std::type_identity_t<std::optional<boundary_conditions<S::rank>>>& bc) {
-  return several_steps_exact(st, bc) ? Policy::template tile<S>::steps : 1;
+  const bool exact = several_steps_exact(st, bc) || (reflects_walls_v<Policy, S> && fuses_across_walls(st, bc));
+  return exact ? Policy::template tile<S>::steps : 1;
 }
 
 /// What cuda::automatic fuses: the strategy (an index into automatic_fusers) and the steps
@@ -59,9 +60,10 @@ struct fused_choice {
 /// strategy can run the pass on these extents (its plan fits: cuda::persistent's only where
 /// the grid fits on chip), with that row's steps within what the strategy may fuse; a sweep
 /// a step where no row does (none for the case, rows that say 1, a strategy that may fuse
-/// only one step). Where a face's ghosts must be refilled every step (periodic, Neumann: a
-/// sweep a step then runs a fill a step), a row's steps_refilled decides when it has one
-/// (1: a pass a step, no fill; 0: not this row).
+/// only one step). Where a face's ghosts must be refilled every step (periodic, Neumann, a
+/// Dirichlet face a wide stencil reads beyond: a sweep a step then runs a fill a step), a
+/// row's steps_refilled decides when it has one (1: a pass a step, no fill; 0: not this
+/// row; k > 1: passes of k steps where several are exact, else not this row).
 template <class S, class T>
 fused_choice fusion_pick(const std::vector<fusion_entry>& table, const device_limits& lim, const stencil<S, T>& st,
                          const extents<S::rank>& e,
@@ -76,7 +78,10 @@ fused_choice fusion_pick(const std::vector<fusion_entry>& table, const device_li
           const int most = fused_steps(policy, st, e, bc);  // 1 where only a step is exact
           int k = 0;
           if (row.steps_refilled && bc && !ghosts_read_are_constant(bc, shape_traits<S>::radius))
-            k = std::min(*row.steps_refilled, most);
+            // a row measured to fuse several steps does not stand for a pass a step where only
+            // one is exact (a Dirichlet face a wide stencil reads beyond, unmirrored
+            // coefficients under a Neumann face): a sweep and a fill a step there
+            k = *row.steps_refilled <= 1 ? *row.steps_refilled : most > 1 ? std::min(*row.steps_refilled, most) : 0;
           else
             k = most > 1 && row.steps > 1 ? std::min(row.steps, most) : 0;
           if (k >= 1 && P::template plan_steps<S, T>(e, lim, k).ok()) choice = {row.fuser, k}, decided = true;
@@ -126,6 +131,16 @@ void sweep_steps(const Policy& policy, const stencil<S, T>& st, const View<T, Ra
     throw unsupported_error(what + ": fusing " + std::to_string(steps) +
                             " steps under a Neumann face needs coefficients symmetric along that axis; "
                             "these are not, so fuse one step per pass (fused_steps says how many)");
+  // past a Dirichlet wall: several steps where the pass computes the cells beyond it
+  const bool reflects = steps > 1 && reflects_walls_v<Policy, S> && fuses_across_walls(st, bc);
+  if (steps > 1 && reads_beyond_dirichlet_wall(bc, shape_traits<S>::radius) && !reflects)
+    throw unsupported_error(
+        what + ": fusing " + std::to_string(steps) + " steps reads past a Dirichlet wall (this stencil reaches " +
+        std::to_string(shape_traits<S>::radius) + " cells), where a fill writes each step's reflection of the interior; " +
+        (reflects_walls_v<Policy, S> ? "this pass computes those cells only where every Dirichlet face holds one value "
+                                       "and the coefficients are symmetric along the axes with walls"
+                                     : "this pass reads them as fixed") +
+        ", so fuse one step per pass (fused_steps says how many)");
   using entry = kernel_entry<strategy_of_t<Policy>, typename Policy::template tile<S>, S, T>;
   launch_plan plan = detail::with_driver_residency(
       current_device_limits(),
@@ -134,7 +149,10 @@ void sweep_steps(const Policy& policy, const stencil<S, T>& st, const View<T, Ra
   if (plan.ok()) plan.reason = view_requirement(policy, in, out);
   if (!plan.ok()) throw unsupported_error(what + ": " + plan.reason);
   if constexpr (has_kernel_v<Policy, S>)
-    entry::launch_steps(plan, make_sweep_params(st, in, out), steps, make_edge_rules<Rank>(bc, in.ghost()), stream);
+    entry::launch_steps(plan, make_sweep_params(st, in, out), steps,
+                        reflects ? with_reflected_walls(make_edge_rules<Rank>(bc, in.ghost()), st, bc)
+                                 : make_edge_rules<Rank>(bc, in.ghost()),
+                        stream);
 }
 
 /// cuda::automatic's pass: the strategy fusion_pick chose for these extents (the one
