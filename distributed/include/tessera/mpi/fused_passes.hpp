@@ -77,10 +77,6 @@ int steps_fused_on_every_rank(const Policy& policy, const stencil<S, T>& st, con
     return 1;
   } else {
     if (!bc) return 1;  // the same on every rank: no collective needed
-    // Past a Dirichlet wall a pass may fuse only by computing the cells beyond it
-    // (edge_rule::reflect), which would take the halo faces (read as fixed Dirichlet faces,
-    // pass_conditions) for walls: an exchange a step there, on every rank alike.
-    if (reads_beyond_dirichlet_wall(bc, shape_traits<S>::radius)) return 1;
     int mine = v.size() > 0 ? std::max(1, fused_steps(policy, st, v, bc)) : 1;
     int fewest = mine;
     MPI_Allreduce(&mine, &fewest, 1, MPI_INT, MPI_MIN, comm);
