@@ -348,9 +348,10 @@ int main(int argc, char** argv) {
                 "  box and 13-point star fp32 512^3, 2D 5-point fp32 8192^2.\n"
                 "  user case (--shape star1d|star2d|star3d:1-4 or box2d|box3d:1-2, --size one extent per axis):\n"
                 "  only that case, every policy or --policy's (naive too: the reference); --fused: its\n"
-                "  fused time stepping instead, 100 steps\n"
-                "  against temporal blocking at 2, 3 and its most steps a pass (--faces periodic: periodic faces,\n"
-                "  default Dirichlet); --smoke: correctness only.\n"
+                "  fused time stepping instead, 100 steps of cuda:automatic against temporal blocking (its\n"
+                "  default; also 3 steps a pass for the 7-point, the 13-point and the 27-point box in 3D, 2\n"
+                "  for the 7-point, and persistent for the 7-point; --faces periodic: periodic faces, default\n"
+                "  Dirichlet); --smoke: correctness only.\n"
                 "  CPU section: 7-point n^3 on host:serial, host:parallel, kokkos:mdrange against\n"
                 "  a parallel host copy loop (skipped by --quick, --smoke and --no-host).");
       return 0;

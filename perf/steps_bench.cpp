@@ -293,8 +293,8 @@ void run_fused_user_case(const options& opt, double copy_gbs, std::vector<result
         return;
       ts::extents<S::rank> e{};
       for (int d = 0; d < S::rank; ++d) e[d] = static_cast<ts::index_t>(c.n[d]);
-      // persistent beside temporal blocking where it has a kernel (it says when the grid does not fit)
-      // other steps and tiles beside the default where variants.hpp instantiates them
+      // beside the default: other steps where variants.hpp instantiates them, and persistent
+      // where it has a kernel (the 7-point; it says when the grid does not fit)
       const bool periodic = opt.periodic_faces;
       auto run_in = [&]<class T>() {
         namespace tb = ts::bench;
