@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include <tessera/algorithms/multigrid.hpp>
+
 #include "../../apps/tessera/problems.hpp"
 #include "../support/test_support.hpp"
 
@@ -156,4 +158,44 @@ TEST_CASE("seismic3d's snapshot schedule counts in 64 bits: 10000 snapshots of 3
   CHECK(written == snapshots);  // with an int product, 8,589 once
   CHECK(even);
   CHECK_FALSE(ts::app::snapshot_due(5, 0, 10, 0));
+}
+
+// A fixed face (boundary::fixed) keeps the ghosts the caller wrote; a loop that alternates
+// two views would read two different sets of them, so each refuses it by face, before
+// writing anything.
+TEST_CASE("a fixed face is refused by name by every loop and solver that alternates two views") {
+  ts::View<double, 2> a("field_a", ts::extents{6, 7}, 1), b("field_b", a.layout()), c("field_c", a.layout());
+  fill_random(a, 1);
+  fill_random(b, 2);
+  const auto b_before = ts::create_mirror_copy(b);
+  auto bc = ts::boundary_conditions<2>::uniform(ts::boundary::dirichlet(0));
+  bc.set(1, ts::boundary::dirichlet(0), ts::boundary::fixed());
+  ts::iterate_options<double, 2, ts::HostSpace> opt;
+  opt.boundary = bc;
+  const auto heat = ts::heat_step<2, 2>(1.0, 0.05, ts::array<double, 2>{1.0, 1.0});
+  ts::host::parallel fused;
+  fused.fuse = 3;
+  for (const auto& msg : {message_of<ts::unsupported_error>([&] { ts::iterate(ts::host::serial{}, heat, a, b, 4, opt); }),
+                          message_of<ts::unsupported_error>([&] { ts::iterate(fused, heat, a, b, 4, opt); })}) {
+    CHECK(msg.find("'field_a'") != std::string::npos);
+    CHECK(msg.find("face 3 (axis 1, high side) is fixed") != std::string::npos);
+    CHECK(msg.find("tessera::apply") != std::string::npos);
+  }
+  int changed = 0;
+  for_each_point<2>(b.extents(), 1, [&](ts::index_t y, ts::index_t x) { changed += b(y, x) != b_before(y, x); });
+  CHECK(changed == 0);
+  const auto wave = ts::wave_step<2>(1.0, 0.01, ts::array<double, 2>{0.1, 0.1});
+  CHECK_THROWS_WITH_AS(ts::leapfrog(ts::host::serial{}, wave, a, b, c, 4, bc), doctest::Contains("face 3"),
+                       ts::unsupported_error);
+  CHECK_THROWS_WITH_AS(ts::jacobi_poisson(ts::host::serial{}, a, b, c, 0.1, bc, 1e-8, 100), doctest::Contains("face 3"),
+                       ts::unsupported_error);
+  const auto laplacian = ts::fd::laplacian<2, 2>(ts::array<double, 2>{0.1, 0.1});
+  CHECK_THROWS_WITH_AS(ts::multigrid_solve(ts::host::serial{}, ts::poisson_operator<ts::HostSpace>(laplacian), a, b, bc),
+                       doctest::Contains("face 3"), ts::unsupported_error);
+  // fill_ghosts takes it: the other faces filled, the fixed one's ghosts left
+  const auto a_before = ts::create_mirror_copy(a);
+  ts::fill_ghosts(a, bc);
+  CHECK(a(-1, 2) == 0.0);
+  CHECK(a(2, 7) == a_before(2, 7));
+  CHECK(ts::to_string(ts::boundary_kind::fixed) == "fixed");
 }

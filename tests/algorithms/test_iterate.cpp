@@ -97,6 +97,24 @@ TEST_CASE("host fused steps: fused_steps answers the policy's fuse under boundar
   CHECK(fused_steps(parallel_fused{}, bounded_stencil<ts::star<1, 1>, double>(1, true), ts::extents<1>{50}, b1) == 0);
   static_assert(ts::fuses_steps<ts::host::parallel, ts::star<3, 1>, double, 3, ts::HostSpace>);
   static_assert(!ts::fuses_steps<ts::host::serial, ts::star<3, 1>, double, 3, ts::HostSpace>);
+  // a stencil that reads past a Dirichlet wall: 0 from fused_steps, and a pass of several
+  // steps refused by name before anything is written
+  const auto wide = bounded_stencil<ts::star<3, 2>, double>(2, true);
+  const auto walls = std::optional(ts::boundary_conditions<3>::uniform(ts::boundary::neumann())
+                                       .set(0, ts::boundary::neumann(), ts::boundary::dirichlet(2)));
+  CHECK(fused_steps(parallel_fused{}, wide, e, walls) == 0);
+  CHECK(fused_steps(parallel_fused{}, wide, e, bc) == 4);
+  ts::View<double, 3> a("field_a", e, 2), b("field_b", e, 2);
+  fill_random(a, 3);
+  fill_random(b, 4);
+  const auto before = snapshot(b);
+  const auto msg = message_of<ts::unsupported_error>([&] { sweep_steps(parallel_fused{}, wide, a, b, 2, walls); });
+  CHECK(msg.find("'field_a'") != std::string::npos);
+  CHECK(msg.find("Dirichlet") != std::string::npos);
+  CHECK(msg.find("one step per pass") != std::string::npos);
+  bool unchanged = true;
+  for_each_point<3>(e, 2, [&](ts::index_t z, ts::index_t y, ts::index_t x) { unchanged = unchanged && b(z, y, x) == before(z, y, x); });
+  CHECK(unchanged);
 }
 
 TEST_CASE("host fused steps: 3D 7-point, every boundary kind, float and double, one and several slabs") {

@@ -132,6 +132,40 @@ TEST_CASE("fused steps: 2D stars and boxes, rows wider than a tile, up to 8 step
   check_fused_iterate<P, ts::CudaSpace, ts::star<2, 4>, double>(ts::extents<2>{50, 40}, 6, boundary_case::mixed, 34);
 }
 
+// A stencil of reach 2 or more reads past a Dirichlet wall, where a fill writes each
+// step's odd reflection of the interior: the 2D pass computes those cells (edge_rule::
+// reflect) and fuses several steps where every Dirichlet face holds one value and the
+// coefficients are mirrored along the axes with walls; elsewhere a pass takes one step.
+TEST_CASE("fused steps: 2D stencils that read past Dirichlet walls fuse several steps, awkward and tiny grids") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  using P = cu::temporal_blocking<>;
+  using Wide2d = tessera::test::temporal_blocking_2d_6x64x1;
+  const ts::extents<2> e{37, 300};
+  const auto thirteen = bounded_stencil<ts::star<2, 2>, float>(61, true);
+  for (const auto c : {boundary_case::walls, boundary_case::walls_mixed}) {
+    const auto bc = make_boundary<2>(c, 5);
+    CHECK(cu::fused_steps(P{}, thirteen, e, bc) == P::tile<ts::star<2, 2>>::steps);
+    CHECK(cu::fused_steps(Wide2d{}, bounded_stencil<ts::box<2, 2>, float>(62, true), e, bc) == 6);
+    check_fused_iterate<P, ts::CudaSpace, ts::star<2, 2>, float>(ts::extents<2>{150, 131}, 9, c, 61);
+    check_fused_iterate<P, ts::CudaSpace, ts::star<2, 2>, double>(e, 10, c, 62);
+    check_fused_iterate<P, ts::CudaSpace, ts::box<2, 2>, float>(ts::extents<2>{41, 37}, 11, c, 63);
+    check_fused_iterate<P, ts::CudaSpace, ts::star<2, 4>, double>(ts::extents<2>{50, 40}, 6, c, 64);
+    check_fused_iterate<Wide2d, ts::CudaSpace, ts::box<2, 2>, float>(ts::extents<2>{29, 97}, 13, c, 65);
+    // grids smaller than a pass's reach: cells beyond one wall reflect past the other
+    check_fused_iterate<P, ts::CudaSpace, ts::star<2, 3>, float>(ts::extents<2>{5, 4}, 7, c, 66);
+    check_fused_iterate<P, ts::CudaSpace, ts::box<2, 2>, double>(ts::extents<2>{3, 6}, 9, c, 67);
+  }
+  // faces of different values, coefficients not mirrored, and 3D passes (which read the
+  // walls' layers as fixed): one step a pass, and still the right answer
+  const auto walls = make_boundary<2>(boundary_case::walls, 5);
+  CHECK(cu::fused_steps(P{}, thirteen, e, make_boundary<2>(boundary_case::dirichlet, 5)) == 1);
+  CHECK(cu::fused_steps(P{}, bounded_stencil<ts::star<2, 2>, float>(61, false), e, walls) == 1);
+  CHECK(cu::fused_steps(P{}, bounded_stencil<ts::star<3, 2>, float>(61, true), ts::extents<3>{20, 20, 20},
+                        make_boundary<3>(boundary_case::walls, 5)) == 1);
+  check_fused_iterate<P, ts::CudaSpace, ts::star<2, 2>, float>(ts::extents<2>{40, 70}, 6, boundary_case::walls, 68, false);
+  check_fused_iterate<P, ts::CudaSpace, ts::star<3, 2>, float>(ts::extents<3>{19, 23, 40}, 5, boundary_case::walls_mixed, 69);
+}
+
 TEST_CASE("fused steps: other tiles, callbacks between passes, Neumann faces with unmirrored coefficients") {
   TESSERA_REQUIRE_CUDA_DEVICE();
   using P = cu::temporal_blocking<>;
@@ -248,6 +282,27 @@ TEST_CASE("fused steps: a Neumann face refuses several steps of unmirrored coeff
   const auto too_many = message_of<ts::unsupported_error>(
       [&] { cu::sweep_steps(cu::temporal_blocking<>{}, bounded_stencil<ts::star<2, 1>, double>(5, true), a, b, 9, bc); });
   CHECK(too_many.find("1 to 8 steps") != std::string::npos);
+  // a stencil that reads past a Dirichlet wall (radius 2): the layers beyond it change every
+  // step, so several steps a pass are refused, and nothing is written
+  ts::View<float, 3> sevens("sevens", ts::extents<3>{12, 11, 13}, 2);
+  for_each_point<3>(sevens.extents(), 2, [&](ts::index_t z, ts::index_t y, ts::index_t x) { sevens(z, y, x) = 7.0f; });
+  ts::View<float, 3, ts::CudaSpace> c("field_c", sevens.layout());
+  auto d = on_space<float, 3, ts::CudaSpace>(sevens, "field_d");
+  const auto wide = bounded_stencil<ts::star<3, 2>, float>(13, true);
+  const auto walls = std::optional(ts::boundary_conditions<3>::uniform(ts::boundary::periodic())
+                                       .set(1, ts::boundary::dirichlet(1), ts::boundary::periodic()));
+  const auto beyond = message_of<ts::unsupported_error>([&] { cu::sweep_steps(cu::temporal_blocking<>{}, wide, c, d, 2, walls); });
+  CHECK(beyond.find("'field_c'") != std::string::npos);
+  CHECK(beyond.find("Dirichlet") != std::string::npos);
+  CHECK(beyond.find("one step per pass") != std::string::npos);
+  CHECK(cu::fused_steps(cu::temporal_blocking<>{}, wide, c, walls) == 1);
+  const auto untouched = snapshot(d);
+  bool all_seven = true;
+  for_each_point<3>(c.extents(), 2,
+                    [&](ts::index_t z, ts::index_t y, ts::index_t x) { all_seven = all_seven && untouched(z, y, x) == 7.0f; });
+  CHECK(all_seven);
+  // one step a pass runs (it reads the layers a fill wrote)
+  CHECK_NOTHROW(cu::sweep_steps(cu::temporal_blocking<>{}, wide, c, d, 1, walls));
 }
 
 TEST_CASE("fused steps: automatic fuses the cases its fusion table measured faster, on this device") {

@@ -1044,6 +1044,75 @@ TEST_CASE("edge rules: within the ghost layer the map reads what fill_ghosts wri
   CHECK(none.face[2][1] == edge_rule::fixed);
 }
 
+TEST_CASE("edge rules: a reflect face holds its wall fixed and reflects the cells beyond it, as a Dirichlet fill does") {
+  using cu::edge_rule;
+  const ts::index_t n = 5, g = 3;
+  for (ts::index_t i = -g; i < n + g; ++i) {
+    CAPTURE(i);
+    bool fixed = false, odd = false;
+    const auto m = cu::map_reflecting(i, n, g, edge_rule::reflect, edge_rule::reflect, fixed, odd);
+    const bool wall = ts::detail::on_wall(i, n), beyond = (i < 0 || i >= n) && !wall;
+    CHECK(fixed == wall);
+    CHECK(odd == beyond);
+    // beyond: the Dirichlet fill's source (it writes 2v - u there); the wall reads itself
+    CHECK(m == (beyond ? ts::detail::ghost_source(i, n, ts::boundary_kind::dirichlet) : i));
+  }
+  // far beyond: reflected about each wall in turn, one flip a reflection
+  bool fixed = false, odd = false;
+  CHECK(cu::map_reflecting(-9, n, g, edge_rule::reflect, edge_rule::reflect, fixed, odd) == 3);  // -9 -> 7 -> 3
+  CHECK_FALSE(odd);
+  CHECK_FALSE(fixed);
+  CHECK(cu::map_reflecting(-9, n, g, edge_rule::reflect, edge_rule::wrap, fixed, odd) == 2);  // -9 -> 7 -> wrapped
+  CHECK(odd);
+  // the conditions under which a pass may reflect: a reach past the wall, one wall value,
+  // coefficients mirrored along the axes with walls (and Neumann faces)
+  using S = ts::star<2, 2>;  // centre, y -1 +1 -2 +2, x -1 +1 -2 +2 (shape order)
+  ts::stencil<S, double> st;
+  for (int k = 0; k < st.size; ++k) st[k] = 0.1 * (1 + std::abs(S::points[k][0]) + 2 * std::abs(S::points[k][1]));
+  using bcs = ts::boundary_conditions<2>;
+  const auto walls = std::optional(bcs::uniform(ts::boundary::dirichlet(0.25)));
+  CHECK(ts::fuses_across_walls(st, walls));
+  CHECK_FALSE(ts::several_steps_exact(st, walls));
+  auto two_values = *walls;
+  two_values.set(1, ts::boundary::dirichlet(0.25), ts::boundary::dirichlet(0.5));
+  CHECK_FALSE(ts::fuses_across_walls(st, std::optional(two_values)));
+  auto periodic_x = *walls;
+  periodic_x.set(1, ts::boundary::periodic(), ts::boundary::periodic());
+  auto lopsided_x = st;
+  for (int k = 0; k < st.size; ++k)
+    if (S::points[k][1] == 1) lopsided_x[k] = 0.9;
+  CHECK(ts::fuses_across_walls(lopsided_x, std::optional(periodic_x)));  // x wraps: its mirror does not matter
+  CHECK_FALSE(ts::fuses_across_walls(lopsided_x, walls));
+  CHECK_FALSE(ts::fuses_across_walls(st, std::optional(bcs::uniform(ts::boundary::periodic()))));  // no wall
+  ts::stencil<ts::star<2, 1>, double> five(ts::star<2, 1>{}, {-4.0, 1.0, 1.0, 1.0, 1.0});
+  CHECK_FALSE(ts::fuses_across_walls(five, walls));  // reach 1 reads only the wall: several_steps_exact fuses it
+  // the rules: Dirichlet faces reflect, with the wall value and the shift 2v (1 - sum of coefficients)
+  const auto r = ts::with_reflected_walls(ts::make_edge_rules<2>(std::optional(periodic_x), 2), st, std::optional(periodic_x));
+  CHECK(r.face[1][0] == edge_rule::reflect);
+  CHECK(r.face[1][1] == edge_rule::reflect);
+  CHECK(r.face[2][0] == edge_rule::wrap);
+  CHECK(r.face[0][0] == edge_rule::fixed);  // the virtual axis a 2D grid lacks
+  CHECK(r.wall == 0.25);
+  double sum = 0;
+  for (int k = 0; k < st.size; ++k) sum += st[k];
+  CHECK(r.reflect_shift == doctest::Approx(2 * 0.25 * (1 - sum)));
+  // fixed faces (a neighbour's halo: mpi's pass_conditions) are read as they are: never a
+  // wall, never reflected, whatever their reach
+  auto halo_x = *walls;
+  halo_x.set(1, ts::boundary::fixed(), ts::boundary::fixed());
+  CHECK(ts::fuses_across_walls(st, std::optional(halo_x)));  // the y walls still reflect
+  const auto h = ts::with_reflected_walls(ts::make_edge_rules<2>(std::optional(halo_x), 2), st, std::optional(halo_x));
+  CHECK(h.face[1][0] == edge_rule::reflect);
+  CHECK(h.face[2][0] == edge_rule::fixed);
+  CHECK(h.face[2][1] == edge_rule::fixed);
+  const auto halos = std::optional(bcs::uniform(ts::boundary::fixed()));
+  CHECK_FALSE(ts::reads_beyond_dirichlet_wall(halos, 2));
+  CHECK(ts::several_steps_exact(st, halos));
+  CHECK_FALSE(ts::fuses_across_walls(st, halos));
+  CHECK(cu::fused_steps(cu::temporal_blocking<>{}, st, ts::extents<2>{40, 40}, halos) ==
+        cu::temporal_blocking<>::tile<S>::steps);
+}
+
 TEST_CASE("edge rules: several steps fuse under a Neumann face only with coefficients mirrored along its axis") {
   using S = ts::star<2, 1>;  // centre, y -1, y +1, x -1, x +1
   ts::stencil<S, double> st(S{}, {-4.0, 1.0, 1.0, 0.5, 0.7});
@@ -1262,14 +1331,12 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
   CHECK(contains(cu::persistent<>::plan_steps<ts::star<3, 1>, float>(ts::extents<3>{64, 64, 64}, no_cooperative, 10).reason,
                  "cooperative"));
   ts::stencil<ts::star<2, 2>, float> nine(ts::star<2, 2>{}, {-5.f, 1.f, 1.f, 1.f, 1.f, 0.25f, 0.25f, 0.25f, 0.25f});
-  // 2D radius 2: the H200's rows (the nearest class's for an H100) fuse 4 steps under
-  // periodic and Neumann faces; under Dirichlet faces it reads past the wall, where one step
-  // a pass is exact: a sweep and a fill a step
+  // 2D radius 2: the H200's rows (the nearest class's for an H100) fuse 4 steps, under
+  // Dirichlet faces too (the 2D pass reflects the walls: one value, mirrored coefficients)
+  CHECK(cu::fusion_choice(lim, nine, ts::extents<2>{8192, 8192}, dirichlet) == 4);
   CHECK(cu::fusion_choice(lim, nine, ts::extents<2>{8192, 8192},
-                          std::optional(ts::boundary_conditions<2>::uniform(ts::boundary::periodic()))) == 4);
-  CHECK(cu::fusion_choice(lim, nine, ts::extents<2>{8192, 8192},
-                          std::optional(ts::boundary_conditions<2>::uniform(ts::boundary::neumann()))) == 4);
-  CHECK(cu::fusion_choice(lim, nine, ts::extents<2>{8192, 8192}, dirichlet) == 0);
+                          std::optional(ts::boundary_conditions<2>::uniform(ts::boundary::dirichlet(0))
+                                            .set(1, ts::boundary::dirichlet(0), ts::boundary::dirichlet(1)))) == 0);
   ts::stencil<ts::star<2, 3>, float> thirteen;  // no row for radius 3: a sweep a step
   for (int k = 0; k < thirteen.size; ++k) thirteen[k] = 1.f / thirteen.size;
   REQUIRE_FALSE(cu::lookup(cu::builtin_fusion_table(), cu::make_tuning_key<ts::star<2, 3>, float>(cu::class_of(lim), 8192.0 * 8192)));

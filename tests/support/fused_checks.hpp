@@ -41,10 +41,10 @@ stencil<S, T> bounded_stencil(std::uint64_t seed, bool mirrored) {
   return st;
 }
 
-enum class boundary_case { none, dirichlet, periodic, neumann, mixed, dirichlet_rows };
+enum class boundary_case { none, dirichlet, periodic, neumann, mixed, dirichlet_rows, walls, walls_mixed };
 
 inline const char* to_string(boundary_case c) {
-  const char* names[] = {"none", "dirichlet", "periodic", "neumann", "mixed", "dirichlet_rows"};
+  const char* names[] = {"none", "dirichlet", "periodic", "neumann", "mixed", "dirichlet_rows", "walls", "walls_mixed"};
   return names[static_cast<int>(c)];
 }
 
@@ -52,7 +52,9 @@ inline const char* to_string(boundary_case c) {
 /// per axis (periodic on both faces, or Dirichlet / Neumann on each); dirichlet_rows has
 /// Dirichlet faces along x (the rows), periodic ones along the next axis and, in 3D,
 /// Neumann ones along z (a host fused pass reads the input itself, not a copy, except
-/// near the wrapped and mirrored faces).
+/// near the wrapped and mirrored faces). walls: every face Dirichlet with one value;
+/// walls_mixed: that value on both x faces and the high y face, Neumann on the low y face,
+/// periodic along z (where a pass may compute the cells beyond the walls: edge_rule::reflect).
 template <int Rank>
 std::optional<boundary_conditions<Rank>> make_boundary(boundary_case c, std::uint64_t seed) {
   std::mt19937_64 gen(seed);
@@ -82,6 +84,16 @@ std::optional<boundary_conditions<Rank>> make_boundary(boundary_case c, std::uin
       bc.set(Rank - 2, boundary::periodic(), boundary::periodic());
       if (Rank == 3) bc.set(0, boundary::neumann(), boundary::neumann());
       return bc;
+    case boundary_case::walls:
+    case boundary_case::walls_mixed: {
+      const boundary wall = dirichlet();
+      for (int f = 0; f < 2 * Rank; ++f) bc.faces[f] = wall;
+      if (c == boundary_case::walls_mixed) {
+        if (Rank >= 2) bc.set(Rank - 2, boundary::neumann(), wall);
+        if (Rank == 3) bc.set(0, boundary::periodic(), boundary::periodic());
+      }
+      return bc;
+    }
   }
   return std::nullopt;
 }

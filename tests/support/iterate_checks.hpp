@@ -166,10 +166,56 @@ void check_fill_rules() {
   CHECK(r2(m[0], 2) == -0.5);
   CHECK(r2(2, -1) == 0.25);
   CHECK(r2(-3, -3) == 2 * 0.25 - (2 * 1.5 - double(h2(1, 1))));  // two reflections
+
+  // fixed faces: their ghosts keep what was there (random values standing for a
+  // neighbour's halo), and a later axis' fill that maps onto them copies or reflects them
+  // as they are; against the same fill written out face by face
+  const extents<3> k{4, 5, 6};
+  View<double, 3, HostSpace> h3("held", k, 2);
+  fill_random(h3, 5);
+  boundary_conditions<3> held;
+  held.set(0, boundary::fixed(), boundary::dirichlet(0.75));
+  held.set(1, boundary::neumann(), boundary::fixed());
+  held.set(2, boundary::dirichlet(-0.25), boundary::neumann());
+  auto e3 = create_mirror_copy(h3);
+  auto rule3 = [&](index_t i, index_t len, const boundary& b, double was, auto read) -> double {
+    const index_t wall = i < 0 ? -1 : len;
+    if (b.kind == boundary_kind::fixed) return was;
+    if (b.kind == boundary_kind::neumann) return read(i < 0 ? -1 - i : 2 * len - 1 - i);
+    return i == wall ? b.value : 2 * b.value - read(2 * wall - i);
+  };
+  const index_t g3 = 2;
+  for (index_t z = -g3; z < k[0] + g3; ++z)  // axis 0 over the interior of axes 1 and 2
+    for (index_t y = 0; y < k[1]; ++y)
+      for (index_t x = 0; x < k[2]; ++x)
+        if (z < 0 || z >= k[0])
+          e3(z, y, x) = rule3(z, k[0], held.faces[z < 0 ? 0 : 1], e3(z, y, x), [&](index_t s) { return e3(s, y, x); });
+  for (index_t z = -g3; z < k[0] + g3; ++z)  // axis 1 over axis 0's padded range
+    for (index_t y = -g3; y < k[1] + g3; ++y)
+      for (index_t x = 0; x < k[2]; ++x)
+        if (y < 0 || y >= k[1])
+          e3(z, y, x) = rule3(y, k[1], held.faces[y < 0 ? 2 : 3], e3(z, y, x), [&](index_t s) { return e3(z, s, x); });
+  for (index_t z = -g3; z < k[0] + g3; ++z)  // axis 2 over both
+    for (index_t y = -g3; y < k[1] + g3; ++y)
+      for (index_t x = -g3; x < k[2] + g3; ++x)
+        if (x < 0 || x >= k[2])
+          e3(z, y, x) = rule3(x, k[2], held.faces[x < 0 ? 4 : 5], e3(z, y, x), [&](index_t s) { return e3(z, y, s); });
+  auto v3 = on_space<double, 3, Space>(h3, "held_d");
+  fill_ghosts(v3, held);
+  View<double, 3, HostSpace> r3("r3", h3.layout());
+  deep_copy(r3, v3);
+  bad = 0;
+  for_each_point<3>(k, g3, [&](index_t z, index_t y, index_t x) { bad += !(r3(z, y, x) == e3(z, y, x)); });
+  CHECK(bad == 0);
+  CHECK(r3(-2, 1, 1) == h3(-2, 1, 1));    // a fixed face's ghost: untouched
+  CHECK(r3(1, k[1], 2) == h3(1, k[1], 2));  // the other fixed face
+  CHECK(r3(k[0], 1, 1) == 0.75);          // the Dirichlet wall beside them
+  CHECK(r3(-1, 2, -1) == -0.25);          // an edge: the later axis' wall
+  CHECK(r3(-1, 2, k[2]) == h3(-1, 2, k[2] - 1));  // an edge: axis 2 mirrors the fixed ghost
 }
 
 /// Fills of random cases in 1D, 2D and 3D (extents from 1 to 9 per axis, ghost widths 1
-/// to 3, a random kind per axis: periodic on both faces, or Dirichlet / Neumann on each)
+/// to 3, a random kind per axis: periodic on both faces, or Dirichlet / Neumann / fixed on each)
 /// in Space against the host fill, every cell of the padded field compared exactly.
 template <class Space, class T, int Rank>
 void check_fill_matches_host(std::uint64_t seed) {
@@ -187,7 +233,10 @@ void check_fill_matches_host(std::uint64_t seed) {
     if (kind == 0) {
       bc.set(d, boundary::periodic(), boundary::periodic());
     } else {
-      auto one = [&] { return next(2) ? boundary::neumann() : boundary::dirichlet(0.25 * (1 + next(7))); };
+      auto one = [&] {
+        const int which = next(5);  // fixed now and then: its ghosts stay as fill_random left them
+        return which == 0 ? boundary::fixed() : which < 3 ? boundary::neumann() : boundary::dirichlet(0.25 * (1 + next(7)));
+      };
       const boundary lo = one(), hi = one();
       bc.set(d, lo, hi);
     }

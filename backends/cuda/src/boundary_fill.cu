@@ -3,7 +3,8 @@
 // The host fills the slabs of core/boundary.hpp (ghost_slab) axis by axis, so edges and
 // corners take the later axis' rule. The device computes that result directly, which
 // frees it of the order: a ghost cell's last writer is the fill of its highest axis whose
-// coordinate is a ghost, and that fill writes the face's Dirichlet value (on the wall), or
+// coordinate is a ghost (none where that face is fixed: the cell keeps the caller's
+// value, and a cell mapped onto it reads that), and that fill writes the face's Dirichlet value (on the wall), or
 // takes the cell whose coordinate on that axis is mapped into the interior (ghost_source),
 // whose own value the earlier axes gave it: copied, or reflected about a Dirichlet wall
 // (2v - u). So, from the highest axis down: a wall coordinate gives the value, any other
@@ -55,6 +56,7 @@ __global__ void fill_faces(const __grid_constant__ view_accessor<T, Rank> a,
                            const __grid_constant__ boundary_conditions<Rank> bc) {
   detail::begin_after_previous_grid();  // first: the sweep before may still run
   const int d = static_cast<int>(blockIdx.z) / 2, side = static_cast<int>(blockIdx.z) % 2;
+  if (bc.faces[blockIdx.z].kind == boundary_kind::fixed) return;  // its cells keep the caller's values
   const axis_slab& s = slabs.axis[d];
   const index_t f = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (f >= s.fast_n) return;
@@ -69,15 +71,18 @@ __global__ void fill_faces(const __grid_constant__ view_accessor<T, Rank> a,
 #pragma unroll
       for (int e = 0; e < Rank; ++e) cell += c[e] * a.stride[e];
       bool fixed = false;
+      bool held = false;  // the source lies in a fixed face's ghosts: read as it is
       T value{};
       double wall[Rank];     // the wall value of each axis whose coordinate was reflected
       bool reflected[Rank];  // (a Dirichlet face, beyond the wall)
 #pragma unroll
       for (int e = Rank - 1; e >= 0; --e) {  // the highest ghost axis wrote last
         reflected[e] = false;
-        if (fixed || (c[e] >= 0 && c[e] < a.n[e])) continue;
+        if (fixed || held || (c[e] >= 0 && c[e] < a.n[e])) continue;
         const boundary& b = bc.faces[2 * e + (c[e] < 0 ? 0 : 1)];
-        if (b.kind == boundary_kind::dirichlet && tessera::detail::on_wall(c[e], a.n[e])) {
+        if (b.kind == boundary_kind::fixed) {  // a lower axis' fixed face: no fill wrote it
+          held = true;
+        } else if (b.kind == boundary_kind::dirichlet && tessera::detail::on_wall(c[e], a.n[e])) {
           fixed = true, value = static_cast<T>(b.value);
         } else {
           reflected[e] = b.kind == boundary_kind::dirichlet;

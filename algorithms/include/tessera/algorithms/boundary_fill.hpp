@@ -1,7 +1,7 @@
 #pragma once
 // fill_ghosts(view, bc): writes the ghost layer of `view` from its interior by the
 // boundary conditions `bc` (core/boundary.hpp), on the host or — for CUDA views — on the
-// device. Interior points are never written.
+// device. Interior points are never written, nor the ghosts of a fixed face.
 #include <string>
 #include <utility>
 
@@ -22,15 +22,18 @@ void check_boundary_conditions(const View<T, Rank, Space>& v, const boundary_con
       throw invalid_argument_error("tessera::fill_ghosts(" + v.describe() + "): axis " + std::to_string(d) +
                                    " is periodic on one face only (" + to_string(lo) + " / " + to_string(hi) +
                                    "); set periodic on both faces of the axis");
-    const bool copies = lo != boundary_kind::dirichlet || hi != boundary_kind::dirichlet;
+    // periodic and Neumann faces copy interior layers; fixed faces write nothing
+    const auto copying = [](boundary_kind k) { return k == boundary_kind::periodic || k == boundary_kind::neumann; };
+    const bool copies = copying(lo) || copying(hi);
     if (copies && v.ghost() > v.extents()[d])
       throw invalid_argument_error("tessera::fill_ghosts(" + v.describe() + "): a " +
-                                   to_string(lo == boundary_kind::dirichlet ? hi : lo) + " fill of axis " +
+                                   to_string(copying(lo) ? lo : hi) + " fill of axis " +
                                    std::to_string(d) + " copies " + std::to_string(v.ghost()) +
                                    " interior layers but the axis has " + std::to_string(v.extents()[d]) +
                                    "; use a ghost width <= the extent, or Dirichlet there");
     // Dirichlet: the wall layer holds the value, each layer beyond reflects an interior one
-    if (v.ghost() - 1 > v.extents()[d])
+    const bool reflects = lo == boundary_kind::dirichlet || hi == boundary_kind::dirichlet;
+    if (reflects && v.ghost() - 1 > v.extents()[d])
       throw invalid_argument_error("tessera::fill_ghosts(" + v.describe() + "): a Dirichlet fill of axis " +
                                    std::to_string(d) + " reflects the " + std::to_string(v.ghost() - 1) +
                                    " layer(s) beyond the wall from as many interior layers, but the axis has " +

@@ -174,6 +174,7 @@ View<T, Rank, Space> iterate(const Policy& policy, const stencil<S, T>& st, cons
   if (steps < 0)
     throw invalid_argument_error("tessera::iterate: steps = " + std::to_string(steps) +
                                  " is negative; pass the number of sweeps to run (0 returns u)");
+  detail::refuse_fixed_faces("tessera::iterate(" + Policy::name() + ") on " + u.describe(), opt.boundary);
   if constexpr (fuses_steps<Policy, S, T, Rank, Space>) {
     static_assert(policy_reaches_v<Policy, Space>,
                   "tessera::iterate: this policy cannot reach the views' memory space; pick a policy for that "

@@ -240,6 +240,7 @@ class multigrid_solver {
     static_assert(policy_reaches_v<Policy, Space>,
                   "tessera::multigrid_solver: this policy cannot reach the views' memory space");
     check_options(who);
+    tessera::detail::refuse_fixed_faces<Rank>(who, bc);
     for (int d = 0; d < Rank; ++d) {
       if (interior[d] < 1)
         throw invalid_argument_error(who + ": the grid " + interior.to_string() +

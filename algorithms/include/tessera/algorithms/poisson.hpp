@@ -33,6 +33,7 @@ jacobi_result jacobi_poisson(const Policy& policy, const View<T, Rank, Space>& f
                              int max_iterations, int check_every = 50,
                              const std::function<void(int iterations, double residual)>& progress = {}) {
   const std::string who = "tessera::jacobi_poisson(" + Policy::name() + ")";
+  detail::refuse_fixed_faces<Rank>(who, bc);
   detail::require_allocated(f, who, "right-hand side f");
   detail::require_allocated(u, who, "solution u");
   detail::require_allocated(scratch, who, "scratch view");

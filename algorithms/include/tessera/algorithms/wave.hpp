@@ -40,6 +40,7 @@ View<T, Rank, Space> leapfrog(const Policy& policy, const stencil<S, T>& st, Vie
                               const boundary_conditions<Rank>& bc,
                               const std::function<void(int step)>& progress = {}, int every = 1) {
   const std::string who = "tessera::leapfrog(" + Policy::name() + ")";
+  detail::refuse_fixed_faces<Rank>(who, bc);
   detail::require_allocated(prev, who, "previous level");
   detail::require_allocated(cur, who, "current level");
   detail::require_allocated(next, who, "third buffer");

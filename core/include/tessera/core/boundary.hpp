@@ -12,6 +12,13 @@
 //   periodic      ghost cells copy the interior from the opposite side: u(-k) = u(n - k)
 //   neumann       zero gradient by mirroring about the face: u(-k) = u(k - 1),
 //                 u(n - 1 + k) = u(n - k)  (a centred difference across the face is 0)
+//   fixed         the ghost layers hold what the caller wrote there, and a fill leaves
+//                 them as they are: a neighbour's halo that a sweep over a block of a
+//                 distributed grid reads (mpi's fused passes: they must tell such faces
+//                 from Dirichlet walls, whose layers beyond the wall change with the
+//                 interior), or values given on the face. Sweeps and fused passes read
+//                 them as they are. tessera::iterate and the solvers refuse it: the
+//                 ghosts of their two views would alternate step by step.
 // Axes are filled in order 0, 1, 2, each over the full padded range of the axes before
 // it, so edges and corners take the values the later axis' rule gives them.
 // This header holds the value types and the index rule shared by host and device fills.
@@ -24,7 +31,8 @@
 
 namespace tessera {
 
-enum class boundary_kind { dirichlet, periodic, neumann };
+// (the order is part of the Python binding's face codes: new kinds go last)
+enum class boundary_kind { dirichlet, periodic, neumann, fixed };
 
 struct boundary {
   boundary_kind kind = boundary_kind::dirichlet;
@@ -32,10 +40,14 @@ struct boundary {
   static constexpr boundary dirichlet(double v = 0) { return {boundary_kind::dirichlet, v}; }
   static constexpr boundary periodic() { return {boundary_kind::periodic, 0}; }
   static constexpr boundary neumann() { return {boundary_kind::neumann, 0}; }
+  static constexpr boundary fixed() { return {boundary_kind::fixed, 0}; }
 };
 
 inline std::string to_string(boundary_kind k) {
-  return k == boundary_kind::dirichlet ? "dirichlet" : k == boundary_kind::periodic ? "periodic" : "neumann";
+  return k == boundary_kind::dirichlet  ? "dirichlet"
+         : k == boundary_kind::periodic ? "periodic"
+         : k == boundary_kind::neumann  ? "neumann"
+                                        : "fixed";
 }
 
 /// One boundary per face: face 2d is the low side of axis d, face 2d + 1 the high side.
@@ -61,6 +73,15 @@ struct boundary_conditions {
   }
 };
 
+/// True when bc has a face of kind k.
+template <int Rank>
+constexpr bool has_face(const std::optional<boundary_conditions<Rank>>& bc, boundary_kind k) {
+  if (!bc) return false;
+  for (const auto& f : bc->faces)
+    if (f.kind == k) return true;
+  return false;
+}
+
 /// True when there are conditions and every face is Dirichlet.
 template <int Rank>
 constexpr bool all_faces_dirichlet(const std::optional<boundary_conditions<Rank>>& bc) {
@@ -82,7 +103,7 @@ constexpr bool ghosts_read_are_constant(const std::optional<boundary_conditions<
 
 /// True when bc has a Dirichlet face whose layers beyond the wall a sweep reading `reach`
 /// points away reads: those cells change with the interior, so a fused pass cannot hold
-/// them fixed across its steps.
+/// them fixed across its steps (a fixed face's layers it may: they never change).
 template <int Rank>
 constexpr bool reads_beyond_dirichlet_wall(const std::optional<boundary_conditions<Rank>>& bc, int reach) {
   if (!bc || reach <= 1) return false;
@@ -92,6 +113,20 @@ constexpr bool reads_beyond_dirichlet_wall(const std::optional<boundary_conditio
 }
 
 namespace detail {
+/// Refuses conditions with a fixed face, naming it, for `who` (a stepping loop or a solver
+/// whose two views' ghosts would alternate under it).
+template <int Rank>
+void refuse_fixed_faces(const std::string& who, const std::optional<boundary_conditions<Rank>>& bc) {
+  if (!bc) return;
+  for (int f = 0; f < 2 * Rank; ++f)
+    if (bc->faces[f].kind == boundary_kind::fixed)
+      throw unsupported_error(who + ": face " + std::to_string(f) + " (axis " + std::to_string(f / 2) +
+                              (f % 2 ? ", high" : ", low") +
+                              " side) is fixed, whose ghosts no fill writes: the two views a stepping loop "
+                              "alternates would each read their own; give it a Dirichlet, Neumann or periodic "
+                              "condition, or fill both views' ghosts and sweep with tessera::apply");
+}
+
 /// For ghost coordinate i on an axis of n interior points (i < 0 or i >= n), the
 /// interior coordinate a periodic or mirrored fill copies from, or (Dirichlet, i beyond
 /// the wall: on_wall false) the coordinate whose value it reflects about the wall.

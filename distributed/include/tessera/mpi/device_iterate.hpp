@@ -58,6 +58,7 @@ distributed_view<T, Rank, CudaSpace> iterate(const Policy& policy, const stencil
                                              device_exchange<T, Rank>& exchange, overlap mode = overlap::automatic) {
   const std::string who = "tessera::mpi::iterate(" + Policy::name() + ", " + to_string(exchange.kind()) + ")";
   if (steps < 0) throw invalid_argument_error(who + ": steps must be >= 0, got " + std::to_string(steps));
+  tessera::detail::refuse_fixed_faces(who, bc);
   if (u.domain().comm() != scratch.domain().comm() || !(u.local().layout() == scratch.local().layout()))
     throw extent_mismatch_error(who + ": " + u.local().describe() + " and " + scratch.local().describe() +
                                 " are not blocks of one domain with one layout; create scratch as "

@@ -4,7 +4,7 @@
 // A rank whose halos are k r cells deep (r the stencil's radius) can take k steps between
 // two exchanges. It sweeps its block grown by (k - 1) r cells into the halos on every face
 // it shares with a neighbour, as a box whose own ghost layer (the halos' outermost r
-// cells) a fused pass reads as fixed (Dirichlet: edge_rules.hpp), with a policy that fuses
+// cells) a fused pass reads as fixed (boundary::fixed: edge_rules.hpp), with a policy that fuses
 // k steps in one pass (cuda::temporal_blocking, host::parallel with `fuse`, automatic
 // where its fusion table says so). The fixed layer should have changed after the first
 // step and did not, so after step s the cells within (s - 1) r of the grown box's edge
@@ -36,13 +36,14 @@
 namespace tessera::mpi {
 
 /// The conditions a fused pass over a grown block runs under: the caller's on the global
-/// faces, Dirichlet (read as fixed) where the block borders a neighbour's halo.
+/// faces, fixed (the halo read as it is, never a Dirichlet wall whose layers beyond it a
+/// pass might reflect) where the block borders a neighbour's halo.
 template <int Rank>
 boundary_conditions<Rank> pass_conditions(const cartesian_domain<Rank>& dom, const boundary_conditions<Rank>& bc) {
   boundary_conditions<Rank> c = bc;
   for (int d = 0; d < Rank; ++d)
     for (int side = 0; side < 2; ++side)
-      if (dom.neighbour(d, side) != MPI_PROC_NULL) c.faces[2 * d + side] = boundary::dirichlet(0.0);
+      if (dom.neighbour(d, side) != MPI_PROC_NULL) c.faces[2 * d + side] = boundary::fixed();
   return c;
 }
 
@@ -77,6 +78,11 @@ int steps_fused_on_every_rank(const Policy& policy, const stencil<S, T>& st, con
     return 1;
   } else {
     if (!bc) return 1;  // the same on every rank: no collective needed
+    // Past a Dirichlet wall a pass may fuse only by computing the cells beyond it
+    // (edge_rule::reflect). Over a grown block it would reflect the global walls and read
+    // the halo faces as they are (fixed, pass_conditions), which no test across ranks has
+    // run on a GPU yet: an exchange a step there, on every rank alike.
+    if (reads_beyond_dirichlet_wall(bc, shape_traits<S>::radius)) return 1;
     int mine = v.size() > 0 ? std::max(1, fused_steps(policy, st, v, bc)) : 1;
     int fewest = mine;
     MPI_Allreduce(&mine, &fewest, 1, MPI_INT, MPI_MIN, comm);

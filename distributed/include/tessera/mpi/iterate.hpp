@@ -37,6 +37,7 @@ distributed_view<T, Rank, Space> iterate(const Policy& policy, const stencil<S, 
                                          const std::type_identity_t<std::optional<boundary_conditions<Rank>>>& bc = {}) {
   const std::string who = "tessera::mpi::iterate(" + Policy::name() + ")";
   if (steps < 0) throw invalid_argument_error(who + ": steps must be >= 0, got " + std::to_string(steps));
+  tessera::detail::refuse_fixed_faces(who, bc);
   if (u.domain().comm() != scratch.domain().comm() || !(u.local().layout() == scratch.local().layout()))
     throw extent_mismatch_error(who + ": " + u.local().describe() + " and " + scratch.local().describe() +
                                 " are not blocks of one domain with one layout; create scratch as "

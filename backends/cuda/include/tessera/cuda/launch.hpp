@@ -51,6 +51,12 @@ inline constexpr bool has_fused_steps_v = requires(const extents<S::rank>& e, co
   Policy::template plan_steps<S, float>(e, lim, 1);
 };
 
+/// Whether Policy's fused pass of S computes the cells beyond a Dirichlet wall itself
+/// (edge_rule::reflect, edge_rules.hpp), so that a stencil reading past the wall may fuse
+/// several steps (fuses_across_walls): a policy says so with a `reflects_walls<S>` member.
+template <class Policy, class S>
+inline constexpr bool reflects_walls_v = requires { requires Policy::template reflects_walls<S>; };
+
 /// Launches `plan` for `Policy` (any tile parameters) on `stream`.
 template <class S, class T, kernel_policy Policy>
 void launch(const Policy&, const launch_plan& plan, const params_for<S, T>& p, cudaStream_t stream) {

@@ -9,6 +9,9 @@ using tessera::edge_rule;
 using tessera::edge_rules;
 using tessera::make_edge_rules;
 using tessera::map_coordinate;
+using tessera::map_reflecting;
 using tessera::mirror_symmetric;
+using tessera::fuses_across_walls;
 using tessera::several_steps_exact;
+using tessera::with_reflected_walls;
 }  // namespace tessera::cuda

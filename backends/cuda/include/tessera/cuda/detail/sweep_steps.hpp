@@ -44,7 +44,8 @@ template <kernel_policy Policy, class S, class T>
   requires has_fused_steps_v<Policy, S>
 int fused_steps(const Policy&, const stencil<S, T>& st, const extents<S::rank>&,
                 const std::type_identity_t<std::optional<boundary_conditions<S::rank>>>& bc) {
-  return several_steps_exact(st, bc) ? Policy::template tile<S>::steps : 1;
+  const bool exact = several_steps_exact(st, bc) || (reflects_walls_v<Policy, S> && fuses_across_walls(st, bc));
+  return exact ? Policy::template tile<S>::steps : 1;
 }
 
 /// What cuda::automatic fuses: the strategy (an index into automatic_fusers) and the steps
@@ -130,6 +131,16 @@ void sweep_steps(const Policy& policy, const stencil<S, T>& st, const View<T, Ra
     throw unsupported_error(what + ": fusing " + std::to_string(steps) +
                             " steps under a Neumann face needs coefficients symmetric along that axis; "
                             "these are not, so fuse one step per pass (fused_steps says how many)");
+  // past a Dirichlet wall: several steps where the pass computes the cells beyond it
+  const bool reflects = steps > 1 && reflects_walls_v<Policy, S> && fuses_across_walls(st, bc);
+  if (steps > 1 && reads_beyond_dirichlet_wall(bc, shape_traits<S>::radius) && !reflects)
+    throw unsupported_error(
+        what + ": fusing " + std::to_string(steps) + " steps reads past a Dirichlet wall (this stencil reaches " +
+        std::to_string(shape_traits<S>::radius) + " cells), where a fill writes each step's reflection of the interior; " +
+        (reflects_walls_v<Policy, S> ? "this pass computes those cells only where every Dirichlet face holds one value "
+                                       "and the coefficients are symmetric along the axes with walls"
+                                     : "this pass reads them as fixed") +
+        ", so fuse one step per pass (fused_steps says how many)");
   using entry = kernel_entry<strategy_of_t<Policy>, typename Policy::template tile<S>, S, T>;
   launch_plan plan = detail::with_driver_residency(
       current_device_limits(),
@@ -138,7 +149,10 @@ void sweep_steps(const Policy& policy, const stencil<S, T>& st, const View<T, Ra
   if (plan.ok()) plan.reason = view_requirement(policy, in, out);
   if (!plan.ok()) throw unsupported_error(what + ": " + plan.reason);
   if constexpr (has_kernel_v<Policy, S>)
-    entry::launch_steps(plan, make_sweep_params(st, in, out), steps, make_edge_rules<Rank>(bc, in.ghost()), stream);
+    entry::launch_steps(plan, make_sweep_params(st, in, out), steps,
+                        reflects ? with_reflected_walls(make_edge_rules<Rank>(bc, in.ghost()), st, bc)
+                                 : make_edge_rules<Rank>(bc, in.ghost()),
+                        stream);
 }
 
 /// cuda::automatic's pass: the strategy fusion_pick chose for these extents (the one

@@ -14,7 +14,10 @@
 // The strip loses one reach of columns a level on each side (lane 0's left neighbour and
 // lane 31's right one are the lanes' own values: their results are the halo, never
 // stored), so level K is stored for the inner TileX - K * (reach_x lo + hi) columns.
-// Boundary conditions are read through the edge rules, as in the 3D pass.
+// Boundary conditions are read through the edge rules, as in the 3D pass; a stencil of
+// reach 2 or more may also meet reflect faces (Dirichlet walls it reads past: edge_rules.hpp),
+// whose cells beyond the wall it computes like interior ones, adding the rules' shift a
+// level where a cell lies beyond an odd number of walls.
 //
 // Measured slower and not kept (perf/RESULTS.md): each level's row handed up to the next
 // within the same step with partial sums (W - 1 rows a level instead of W: fewer registers,
@@ -74,14 +77,21 @@ __global__ void __launch_bounds__(32 * Warps)
   // mask, not C bools: the compiler packs bools in bytes and unpacks one per use
   const T* __restrict__ col[C];
   unsigned computes = 0;
+  // reflect faces: only a reach of 2 or more reads past a wall. Bit c of odd_x: column c
+  // is reflected about a wall an odd number of times (it reads 2v - u of its image)
+  constexpr bool may_reflect = shape_traits<S>::radius >= 2;
+  unsigned odd_x = 0;
   bool stores[C];
 #pragma unroll
   for (int c = 0; c < C; ++c) {
     const index_t gx = gx0 + c;
-    bool fixed_x = false;
-    const index_t mx = map_coordinate(gx, p.n[2], rules, 2, fixed_x);
+    bool fixed_x = false, odd = false;
+    index_t mx;
+    if constexpr (may_reflect) mx = map_reflecting(gx, p.n[2], rules, 2, fixed_x, odd);
+    else mx = map_coordinate(gx, p.n[2], rules, 2, fixed_x);
     col[c] = p.in + mx * p.in_stride[2];
     computes |= fixed_x ? 0u : 1u << c;
+    odd_x |= odd ? 1u << c : 0u;
     const int x_in_strip = lane * C + c;
     stores[c] = x_in_strip >= K * lx && x_in_strip < K * lx + out_x && gx < p.n[2];
   }
@@ -97,21 +107,43 @@ __global__ void __launch_bounds__(32 * Warps)
   const int steps_total = m_end - m0 + K * W;
   const int load_end = m_end + K * hm;
   auto fixed_row = [&](int row) {
-    return static_cast<unsigned>(row) >= static_cast<unsigned>(nm) && beyond_fixed_face(row, nm, rules, 1);
+    if constexpr (may_reflect) {
+      bool fixed = false, odd = false;
+      if (static_cast<unsigned>(row) >= static_cast<unsigned>(nm)) map_reflecting(row, nm, rules, 1, fixed, odd);
+      return fixed;
+    } else {
+      return static_cast<unsigned>(row) >= static_cast<unsigned>(nm) && beyond_fixed_face(row, nm, rules, 1);
+    }
   };
+  // whether a row outside [0, nm) is reflected about a wall an odd number of times
+  auto odd_row = [&](int row) {
+    bool fixed = false, odd = false;
+    if (static_cast<unsigned>(row) >= static_cast<unsigned>(nm)) map_reflecting(row, nm, rules, 1, fixed, odd);
+    return odd;
+  };
+  const T two_v = T(2) * static_cast<T>(rules.wall);  // as reflect_about_wall computes it
+  const T shift = static_cast<T>(rules.reflect_shift);
   auto load_row = [&](int row, T (&into)[C]) {
     if (row >= load_end) {
 #pragma unroll
       for (int c = 0; c < C; ++c) into[c] = T(0);
       return;
     }
-    bool unused = false;
-    const index_t mm = static_cast<unsigned>(row) < static_cast<unsigned>(nm)
-                           ? index_t(row)
-                           : map_coordinate(row, nm, rules, 1, unused);
+    bool unused = false, odd = false;
+    index_t mm = row;
+    if (static_cast<unsigned>(row) >= static_cast<unsigned>(nm)) {
+      if constexpr (may_reflect) mm = map_reflecting(row, nm, rules, 1, unused, odd);
+      else mm = map_coordinate(row, nm, rules, 1, unused);
+    }
     const index_t offset = mm * ms;
 #pragma unroll
     for (int c = 0; c < C; ++c) into[c] = __ldg(col[c] + offset);
+    if constexpr (may_reflect) {
+      const unsigned flips = odd ? ~odd_x : odd_x;  // a cell beyond walls on both axes: even
+#pragma unroll
+      for (int c = 0; c < C; ++c)
+        if ((flips >> c) & 1u) into[c] = two_v - into[c];
+    }
   };
   T ahead[Ahead][C];
 #pragma unroll
@@ -125,10 +157,13 @@ __global__ void __launch_bounds__(32 * Warps)
     // bit t: level t's row lies beyond a fixed face (asked only in a chunk's edge steps, in
     // one branch a step: a branch a level would split the step into blocks the compiler
     // cannot interleave)
-    unsigned fixed_levels = 0;
+    unsigned fixed_levels = 0, odd_levels = 0;  // odd_levels bit t: level t's row is reflected an odd number of times
     if (s < inner_begin || s >= inner_end) {
 #pragma unroll
-      for (int t = 1; t <= K; ++t) fixed_levels |= fixed_row(base + s - t * (hm + 1)) ? 1u << t : 0u;
+      for (int t = 1; t <= K; ++t) {
+        fixed_levels |= fixed_row(base + s - t * (hm + 1)) ? 1u << t : 0u;
+        if constexpr (may_reflect) odd_levels |= odd_row(base + s - t * (hm + 1)) ? 1u << t : 0u;
+      }
     }
 #pragma unroll
     for (int t = K; t >= 1; --t) {
@@ -160,6 +195,10 @@ __global__ void __launch_bounds__(32 * Warps)
           const int x = c + dx;
           v[c] += p.template term<Kp>(x < 0 ? left[j][-x - 1] : x >= C ? right[j][x - C] : below[j][x]);
         });
+        if constexpr (may_reflect) {  // beyond an odd number of walls: the reflection's shift
+          const unsigned odd = (odd_levels >> t) & 1u ? ~odd_x : odd_x;
+          if ((odd >> c) & 1u) v[c] += shift;
+        }
         if (!((live >> c) & 1u)) v[c] = below[lm][c];  // fixed: the level below, unchanged
       }
       if (t == K) {

@@ -244,6 +244,10 @@ struct temporal_blocking : device_policy {
 
   template <class S>
   static constexpr bool has_kernel = S::rank >= 2;
+  /// The 2D pass computes the cells beyond a Dirichlet wall (edge_rule::reflect), so wide
+  /// stencils fuse several steps there; the 3D passes read them as fixed (one step a pass).
+  template <class S>
+  static constexpr bool reflects_walls = S::rank == 2;
 
   /// One pass of `steps` fused steps (1 <= steps <= tile<S>::steps): the box pass's plan
   /// where it applies (the launch plans the one-column pass instead for views whose rows

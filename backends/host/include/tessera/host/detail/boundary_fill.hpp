@@ -12,6 +12,7 @@ namespace tessera {
 /// order; a distributed view runs it for the faces that are global boundaries only.
 template <class T, int Rank>
 void fill_ghost_face(HostSpace, const view_accessor<T, Rank>& a, const boundary& b, int d, int side) {
+  if (b.kind == boundary_kind::fixed) return;  // the caller's ghosts: left as they are
   index_t box_lo[3] = {0, 0, 0}, box_hi[3] = {1, 1, 1};
   detail::ghost_slab<Rank>(a.n, a.ghost, d, side, box_lo, box_hi);
   // Axes right-aligned in three (1D and 2D views: leading axes of one cell, stride 0), so

@@ -283,6 +283,12 @@ void sweep_steps(const parallel& policy, const stencil<S, T>& st, const View<T, 
     throw unsupported_error("tessera::iterate(host:parallel) on " + in.describe() +
                             ": fused steps need a 2D or 3D grid (fused_steps answers 0 in 1D: sweep a step at a time)");
   } else {
+    if (steps > 1 && reads_beyond_dirichlet_wall(bc, shape_traits<S>::radius))
+      throw unsupported_error("tessera::iterate(host:parallel) on " + in.describe() + ": fusing " +
+                              std::to_string(steps) + " steps under a Dirichlet face needs a stencil of reach 1; this " +
+                              "one reads " + std::to_string(shape_traits<S>::radius) +
+                              " cells out, past the wall, where a fill writes each step's reflection of the interior, " +
+                              "so fuse one step per pass (fused_steps says how many)");
     const edge_rules rules = make_edge_rules<Rank>(bc, in.ghost());
     const index_t nz = in.extents()[0], ny = Rank == 3 ? in.extents()[1] : 1;
     // as many strips as rows of strip_rows need, of equal height (128 rows in strips of 118
