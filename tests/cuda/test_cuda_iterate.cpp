@@ -48,6 +48,55 @@ TEST_CASE("fill_ghosts on the device equals the host fill on random 1D, 2D and 3
   }
 }
 
+// The device fill stores the x faces' ghosts of a view with rows of its own as whole
+// 32-byte sectors (ghosts and the row padding beside them): the ghosts must hold the host
+// fill's values, and a box of a larger view, whose rows' neighbours are the larger view's
+// cells, must keep every cell outside its ghosts.
+template <class T>
+void check_sector_fill(int g, ts::boundary face, ts::index_t nx, std::uint64_t seed) {
+  CAPTURE(g);
+  CAPTURE(nx);
+  CAPTURE(ts::to_string(face.kind));
+  auto bc = ts::boundary_conditions<3>::uniform(face);
+  if (face.kind != ts::boundary_kind::periodic) bc.set(1, ts::boundary::periodic(), ts::boundary::periodic());
+  ts::View<T, 3> h("sectors", ts::extents<3>{5, 6, nx}, g);
+  fill_random(h, seed);
+  auto d = on_space<T, 3, ts::CudaSpace>(h, "sectors_d");
+  ts::fill_ghosts(h, bc);
+  ts::fill_ghosts(d, bc);
+  const auto r = snapshot(d);
+  int bad = 0;
+  for_each_point<3>(h.extents(), g, [&](ts::index_t z, ts::index_t y, ts::index_t x) { bad += !(r(z, y, x) == h(z, y, x)); });
+  CHECK(bad == 0);
+  // a box 16 cells into the parent's rows (aligned) and one 3 cells in: the parent's cells
+  // beside the box's x ghosts are its interior
+  for (const ts::index_t x0 : {ts::index_t(16), ts::index_t(3)}) {
+    ts::View<T, 3> ph("parent", ts::extents<3>{7, 8, nx + 40}, g);
+    fill_random(ph, seed + 1);
+    auto pd = on_space<T, 3, ts::CudaSpace>(ph, "parent_d");
+    const ts::array<ts::index_t, 3> first{1, 1, x0};
+    const ts::extents<3> count{5, 6, nx};
+    ts::fill_ghosts(ph.box(first, count), bc);
+    ts::fill_ghosts(pd.box(first, count), bc);
+    const auto pr = snapshot(pd);
+    bad = 0;
+    for_each_point<3>(ph.extents(), g,
+                      [&](ts::index_t z, ts::index_t y, ts::index_t x) { bad += !(pr(z, y, x) == ph(z, y, x)); });
+    CHECK(bad == 0);
+  }
+}
+
+TEST_CASE("fill_ghosts on the device: x faces in whole sectors keep the host fill's values and touch no neighbour") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  std::uint64_t seed = 40;
+  for (const int g : {1, 2, 3})
+    for (const auto face : {ts::boundary::dirichlet(0.75), ts::boundary::neumann(), ts::boundary::periodic()})
+      for (const ts::index_t nx : {ts::index_t(8), ts::index_t(16), ts::index_t(13), ts::index_t(32)}) {
+        check_sector_fill<float>(g, face, nx, ++seed);
+        check_sector_fill<double>(g, face, nx, ++seed);
+      }
+}
+
 TEST_CASE_TEMPLATE("iterate on the GPU: Dirichlet ghosts are filled once, and again after the callback wrote them", P,
                    TESSERA_ITERATE_CUDA_POLICIES) {
   TESSERA_REQUIRE_CUDA_DEVICE();

@@ -203,6 +203,12 @@ class View {
     a.n = l.interior().n;
     a.ghost = l.ghost();
     a.label = label().c_str();
+    if constexpr (Rank >= 2) {
+      if (l.dense()) {  // rows of its own: the padding before and after each is the view's
+        a.row_slack[0] = l.pad_left();
+        a.row_slack[1] = l.stride(Rank - 2) - l.pad_left() - l.padded_extent(Rank - 1);
+      }
+    }
     return a;
   }
 

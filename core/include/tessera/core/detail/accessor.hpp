@@ -19,6 +19,10 @@ struct view_accessor {
   array<index_t, Rank> n{};         // interior extents
   int ghost = 0;
   const char* label = "";           // host memory: read only by host-side checks
+  // Elements before each row's first ghost and after its last that belong to this view (its
+  // own row padding, which no one reads): a fill may write them to store whole sectors.
+  // 0 where the memory beside the rows may be someone else's (a box, wrapped memory).
+  array<index_t, 2> row_slack{};
 
   template <class... I>
   TESSERA_HD T& operator()(I... i) const {
@@ -36,7 +40,7 @@ struct view_accessor {
   template <class U = T>
     requires(!std::is_const_v<U>)
   TESSERA_HD operator view_accessor<const U, Rank>() const {
-    return {origin, stride, n, ghost, label};
+    return {origin, stride, n, ghost, label, row_slack};
   }
 
  private:
