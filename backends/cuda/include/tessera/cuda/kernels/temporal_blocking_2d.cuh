@@ -106,20 +106,17 @@ __global__ void __launch_bounds__(32 * Warps)
   const int base = m0 - K * lm;
   const int steps_total = m_end - m0 + K * W;
   const int load_end = m_end + K * hm;
-  auto fixed_row = [&](int row) {
+  // whether a row lies beyond a fixed face; `odd`: whether a row outside [0, nm) is
+  // reflected about a wall an odd number of times (one walk of the face rules for both)
+  auto row_rule = [&](int row, bool& odd) {
+    odd = false;
     if constexpr (may_reflect) {
-      bool fixed = false, odd = false;
+      bool fixed = false;
       if (static_cast<unsigned>(row) >= static_cast<unsigned>(nm)) map_reflecting(row, nm, rules, 1, fixed, odd);
       return fixed;
     } else {
       return static_cast<unsigned>(row) >= static_cast<unsigned>(nm) && beyond_fixed_face(row, nm, rules, 1);
     }
-  };
-  // whether a row outside [0, nm) is reflected about a wall an odd number of times
-  auto odd_row = [&](int row) {
-    bool fixed = false, odd = false;
-    if (static_cast<unsigned>(row) >= static_cast<unsigned>(nm)) map_reflecting(row, nm, rules, 1, fixed, odd);
-    return odd;
   };
   const T two_v = T(2) * static_cast<T>(rules.wall);  // as reflect_about_wall computes it
   const T shift = static_cast<T>(rules.reflect_shift);
@@ -161,8 +158,9 @@ __global__ void __launch_bounds__(32 * Warps)
     if (s < inner_begin || s >= inner_end) {
 #pragma unroll
       for (int t = 1; t <= K; ++t) {
-        fixed_levels |= fixed_row(base + s - t * (hm + 1)) ? 1u << t : 0u;
-        if constexpr (may_reflect) odd_levels |= odd_row(base + s - t * (hm + 1)) ? 1u << t : 0u;
+        bool odd;
+        fixed_levels |= row_rule(base + s - t * (hm + 1), odd) ? 1u << t : 0u;
+        odd_levels |= odd ? 1u << t : 0u;
       }
     }
 #pragma unroll
