@@ -181,6 +181,22 @@ TEST_CASE("fused steps: 2D stars and boxes, rows wider than a tile, up to 8 step
   check_fused_iterate<P, ts::CudaSpace, ts::star<2, 4>, double>(ts::extents<2>{50, 40}, 6, boundary_case::mixed, 34);
 }
 
+// A float pass of radius 1 and at most 7 steps runs middle steps where its rows lie inside:
+// strips of 128 columns, several of them inside the grid and one at each x face (with fixed,
+// wrapped or mirrored columns), chunks whose middle steps come in groups of 3 and a
+// remainder of edge steps.
+TEST_CASE("fused steps: 2D float passes of radius 1 with middle steps, every boundary kind, awkward sizes") {
+  TESSERA_REQUIRE_CUDA_DEVICE();
+  using Six = tessera::test::temporal_blocking_2d_6;
+  for (const auto c : every_case) {
+    check_fused_iterate<Six, ts::CudaSpace, ts::star<2, 1>, float>(ts::extents<2>{517, 700}, 13, c, 71);
+    check_fused_iterate<Six, ts::CudaSpace, ts::box<2, 1>, float>(ts::extents<2>{389, 261}, 14, c, 72);
+  }
+  // one strip holds both x faces; rows fewer than a chunk's pipeline (edge steps only)
+  check_fused_iterate<Six, ts::CudaSpace, ts::star<2, 1>, float>(ts::extents<2>{300, 97}, 12, boundary_case::mixed, 73);
+  check_fused_iterate<Six, ts::CudaSpace, ts::box<2, 1>, float>(ts::extents<2>{9, 333}, 7, boundary_case::periodic, 74);
+}
+
 // A stencil of reach 2 or more reads past a Dirichlet wall, where a fill writes each
 // step's odd reflection of the interior: the 2D pass computes those cells (edge_rule::
 // reflect) and fuses several steps where every Dirichlet face holds one value and the

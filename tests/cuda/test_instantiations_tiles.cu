@@ -39,3 +39,5 @@ TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_3, double, tessera::bo
 TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_2d_5x32x3, float, tessera::star<2, 1>)
 TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_2d_6x64x1, double, tessera::star<2, 1>)
 TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_2d_6x64x1, float, tessera::box<2, 2>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_2d_6, float, tessera::star<2, 1>)
+TESSERA_CUDA_INSTANTIATE(tessera::test::temporal_blocking_2d_6, float, tessera::box<2, 1>)

@@ -39,4 +39,7 @@ using temporal_blocking_3 = cuda::temporal_blocking<3>;
 // warps past the grid), and two columns a lane (64-column strips, one warp a block).
 using temporal_blocking_2d_5x32x3 = cuda::temporal_blocking<5, 32, 3>;
 using temporal_blocking_2d_6x64x1 = cuda::temporal_blocking<6, 64, 1>;
+// 2D: 6 steps a pass on the default 128-column strips, a float pass of radius 1: the
+// middle steps (kernels/temporal_blocking_2d.cuh), contiguous and at the faces.
+using temporal_blocking_2d_6 = cuda::temporal_blocking<6>;
 }  // namespace tessera::test

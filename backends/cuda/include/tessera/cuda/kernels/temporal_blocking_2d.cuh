@@ -19,6 +19,13 @@
 // whose cells beyond the wall it computes like interior ones, adding the rules' shift a
 // level where a cell lies beyond an odd number of walls.
 //
+// Middle steps: where a step's levels and the row it loads all lie inside the grid along
+// y, a pass that has them (has_middle_steps: float radius-1 passes, the ones measured
+// faster so in perf/RESULTS.md) asks no face rule; a strip whose columns all lie inside
+// also selects nothing and reaches its columns as immediate offsets of one address a row.
+// The strips at the x faces keep their selects and a pointer a column, but take middle
+// steps too: every block of a pass is in one wave, so the pass ends with its slowest.
+//
 // Measured slower and not kept (perf/RESULTS.md): each level's row handed up to the next
 // within the same step with partial sums (W - 1 rows a level instead of W: fewer registers,
 // a shorter pipeline) -- the levels become one dependency chain a step; the step loop as W
@@ -45,12 +52,25 @@ constexpr bool needs_lane(int j_dm, int side, int d) {
   }
   return false;
 }
+
+/// Whether the pass of K steps runs middle steps: float, radius 1, up to 7 steps (the
+/// cases measured faster; at 8 steps the pass needs more registers than 12 warps an SM
+/// leave and spills).
+template <class S, class T, int K>
+inline constexpr bool has_middle_steps = sizeof(T) == 4 && shape_traits<S>::radius == 1 && K <= 7;
+
+/// The blocks of `Warps` warps an SM the pass is compiled for: 12 warps with middle steps
+/// (168 registers: the register file is per scheduler, 3 warps each; left free, ptxas
+/// spends more on the face strips' middle steps and only 8 warps fit), else none (0: the
+/// same code as a kernel with no minimum; 1 changes what ptxas emits).
+template <class S, class T, int K, int Warps>
+inline constexpr int min_blocks = has_middle_steps<S, T, K> ? (12 + Warps - 1) / Warps : 0;
 }  // namespace detail_2d
 
 /// One pass of K fused steps of 2D shape S over a chunk of `chunk` rows; Warps warps a
 /// block, each its own strip of TileX columns (TileX / 32 a lane).
 template <class S, class T, int K, int TileX, int Warps>
-__global__ void __launch_bounds__(32 * Warps)
+__global__ void __launch_bounds__(32 * Warps, detail_2d::min_blocks<S, T, K, Warps>)
     temporal_blocking_warp_pass(const params_for<S, T> p, const edge_rules rules, const int chunk) {
   detail::begin_after_previous_grid();  // first: the sweep before may still run
   static_assert(S::rank == 2, "the warp pass is the 2D one");
@@ -146,26 +166,86 @@ __global__ void __launch_bounds__(32 * Warps)
 #pragma unroll
   for (int a = 0; a < Ahead; ++a) load_row(base + a, ahead[a]);
 
-  const int inner_begin = K * (hm + 1) - base, inner_end = nm + hm + 1 - base;
-
+  const int inner_begin = K * (hm + 1) - base, inner_end = nm + hm + 1 - base;  // steps whose levels' rows all lie inside
+  if constexpr (!detail_2d::has_middle_steps<S, T, K>) {
+    // the step loop as it was before middle steps, kept as written: moving it into the
+    // lambdas below changes the code ptxas emits for every other pass
 #pragma unroll W
-  for (int s = 0; s < steps_total; ++s) {
-    T top[C];
-    // bit t: level t's row lies beyond a fixed face (asked only in a chunk's edge steps, in
-    // one branch a step: a branch a level would split the step into blocks the compiler
-    // cannot interleave)
-    unsigned fixed_levels = 0, odd_levels = 0;  // odd_levels bit t: level t's row is reflected an odd number of times
-    if (s < inner_begin || s >= inner_end) {
+    for (int s = 0; s < steps_total; ++s) {
+      T top[C];
+      // bit t: level t's row lies beyond a fixed face (asked only in a chunk's edge steps, in
+      // one branch a step: a branch a level would split the step into blocks the compiler
+      // cannot interleave)
+      unsigned fixed_levels = 0, odd_levels = 0;  // odd_levels bit t: level t's row is reflected an odd number of times
+      if (s < inner_begin || s >= inner_end) {
 #pragma unroll
-      for (int t = 1; t <= K; ++t) {
-        bool odd;
-        fixed_levels |= row_rule(base + s - t * (hm + 1), odd) ? 1u << t : 0u;
-        odd_levels |= odd ? 1u << t : 0u;
+        for (int t = 1; t <= K; ++t) {
+          bool odd;
+          fixed_levels |= row_rule(base + s - t * (hm + 1), odd) ? 1u << t : 0u;
+          odd_levels |= odd ? 1u << t : 0u;
+        }
       }
-    }
 #pragma unroll
-    for (int t = K; t >= 1; --t) {
-      const unsigned live = (fixed_levels >> t) & 1u ? 0u : computes;  // bit c: column c computes
+      for (int t = K; t >= 1; --t) {
+        const unsigned live = (fixed_levels >> t) & 1u ? 0u : computes;  // bit c: column c computes
+        const auto& below = queue[t - 1];
+        // the lanes beside: left[j][d - 1] is column -d of queue row j, right[j][d - 1]
+        // column C - 1 + d (only those the shape reads)
+        T left[W][lx > 0 ? lx : 1], right[W][hx > 0 ? hx : 1];
+        tessera::detail::static_for<W>([&](auto jj) {
+          constexpr int j = decltype(jj)::value;
+          tessera::detail::static_for<lx>([&](auto dd) {
+            constexpr int d = decltype(dd)::value + 1;
+            if constexpr (detail_2d::needs_lane<S, C>(j - lm, 0, d))
+              left[j][d - 1] = __shfl_up_sync(all, below[j][C - d], 1);
+          });
+          tessera::detail::static_for<hx>([&](auto dd) {
+            constexpr int d = decltype(dd)::value + 1;
+            if constexpr (detail_2d::needs_lane<S, C>(j - lm, 1, d))
+              right[j][d - 1] = __shfl_down_sync(all, below[j][d - 1], 1);
+          });
+        });
+        T v[C];
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+          v[c] = T(0);
+          tessera::detail::static_for<vs::size>([&](auto kk) {
+            constexpr int Kp = decltype(kk)::value;
+            constexpr int j = lm + vs::off(Kp, 1), dx = vs::off(Kp, 2);
+            const int x = c + dx;
+            v[c] += p.template term<Kp>(x < 0 ? left[j][-x - 1] : x >= C ? right[j][x - C] : below[j][x]);
+          });
+          if constexpr (may_reflect) {  // beyond an odd number of walls: the reflection's shift
+            const unsigned odd = (odd_levels >> t) & 1u ? ~odd_x : odd_x;
+            if ((odd >> c) & 1u) v[c] += shift;
+          }
+          if (!((live >> c) & 1u)) v[c] = below[lm][c];  // fixed: the level below, unchanged
+        }
+        if (t == K) {
+#pragma unroll
+          for (int c = 0; c < C; ++c) top[c] = v[c];
+        } else {
+          push_row(queue[t], v);
+        }
+      }
+      const int top_row = base + s - K * (hm + 1);
+      if (top_row >= m0 && top_row < m_end) {
+        T* const out_row = out_col + index_t(top_row) * p.out_stride[1];
+#pragma unroll
+        for (int c = 0; c < C; ++c)
+          if (stores[c]) out_row[c * p.out_stride[2]] = top[c];
+      }
+      push_row(queue[0], ahead[0]);
+#pragma unroll
+      for (int a = 0; a + 1 < Ahead; ++a)
+#pragma unroll
+        for (int c = 0; c < C; ++c) ahead[a][c] = ahead[a + 1][c];
+      load_row(base + s + Ahead, ahead[Ahead - 1]);
+    }
+  } else {
+    // Level t's row this step, from the queue of level t - 1: columns whose bit is clear in
+    // `live` keep the level below, those whose bit is set in `odd` add the reflection's shift.
+    auto level = [&](int t, unsigned live, unsigned odd, T (&v)[C]) {
       const auto& below = queue[t - 1];
       // the lanes beside: left[j][d - 1] is column -d of queue row j, right[j][d - 1]
       // column C - 1 + d (only those the shape reads)
@@ -183,7 +263,6 @@ __global__ void __launch_bounds__(32 * Warps)
             right[j][d - 1] = __shfl_down_sync(all, below[j][d - 1], 1);
         });
       });
-      T v[C];
 #pragma unroll
       for (int c = 0; c < C; ++c) {
         v[c] = T(0);
@@ -194,31 +273,123 @@ __global__ void __launch_bounds__(32 * Warps)
           v[c] += p.template term<Kp>(x < 0 ? left[j][-x - 1] : x >= C ? right[j][x - C] : below[j][x]);
         });
         if constexpr (may_reflect) {  // beyond an odd number of walls: the reflection's shift
-          const unsigned odd = (odd_levels >> t) & 1u ? ~odd_x : odd_x;
           if ((odd >> c) & 1u) v[c] += shift;
         }
         if (!((live >> c) & 1u)) v[c] = below[lm][c];  // fixed: the level below, unchanged
       }
-      if (t == K) {
+    };
+    auto advance_levels = [&](unsigned live_fixed, unsigned odd_fixed, unsigned fixed_levels, unsigned odd_levels, T (&top)[C]) {
 #pragma unroll
-        for (int c = 0; c < C; ++c) top[c] = v[c];
+      for (int t = K; t >= 1; --t) {
+        T v[C];
+        level(t, (fixed_levels >> t) & 1u ? 0u : live_fixed, (odd_levels >> t) & 1u ? ~odd_fixed : odd_fixed, v);
+        if (t == K) {
+#pragma unroll
+          for (int c = 0; c < C; ++c) top[c] = v[c];
+        } else {
+          push_row(queue[t], v);
+        }
+      }
+    };
+    auto store_top = [&](int s, const T (&top)[C], bool unit_stride) {
+      const int top_row = base + s - K * (hm + 1);
+      if (top_row >= m0 && top_row < m_end) {
+        T* const out_row = out_col + index_t(top_row) * p.out_stride[1];
+#pragma unroll
+        for (int c = 0; c < C; ++c)
+          if (stores[c]) out_row[unit_stride ? c : c * p.out_stride[2]] = top[c];
+      }
+    };
+    auto next_ahead = [&]() {
+      push_row(queue[0], ahead[0]);
+#pragma unroll
+      for (int a = 0; a + 1 < Ahead; ++a)
+#pragma unroll
+        for (int c = 0; c < C; ++c) ahead[a][c] = ahead[a + 1][c];
+    };
+
+    // A chunk's edge steps: the levels' rows and the row loaded may lie outside.
+    auto edge_step = [&](int s) {
+      T top[C];
+      // bit t: level t's row lies beyond a fixed face (asked in one branch a step: a branch
+      // a level would split the step into blocks the compiler cannot interleave)
+      unsigned fixed_levels = 0, odd_levels = 0;  // odd_levels bit t: level t's row is reflected an odd number of times
+      if (s < inner_begin || s >= inner_end) {
+#pragma unroll
+        for (int t = 1; t <= K; ++t) {
+          bool odd;
+          fixed_levels |= row_rule(base + s - t * (hm + 1), odd) ? 1u << t : 0u;
+          odd_levels |= odd ? 1u << t : 0u;
+        }
+      }
+      advance_levels(computes, odd_x, fixed_levels, odd_levels, top);
+      store_top(s, top, false);
+      next_ahead();
+      load_row(base + s + Ahead, ahead[Ahead - 1]);
+    };
+    static_assert(!may_reflect, "middle steps: a radius-1 shape never reads past a wall");
+    // Middle steps: every level's row and the row loaded lie inside [0, nm), so a middle step
+    // asks no face rule and loads its row unmapped (a row past load_end, which the edge steps
+    // zero, is read as it is: it feeds only rows past m_end, never stored).
+    const int middle_begin = max(inner_begin, -base - Ahead), middle_end = min(inner_end, nm - base - Ahead);
+    // A strip whose columns all lie inside, one cell apart in memory, runs its middle steps
+    // with no select a column and reaches its columns as immediate offsets of one address a
+    // row (the other strips keep a pointer a column and the selects of their fixed columns).
+    const bool contiguous =
+        __all_sync(all, gx0 >= 0 && gx0 + C <= p.n[2]) && p.in_stride[2] == 1 && p.out_stride[2] == 1;
+    constexpr unsigned every_column = (1u << C) - 1;
+
+    // A middle step: no face rule; a contiguous strip also no select, its row loaded through
+    // one address with the columns as immediate offsets (Mapped: a pointer a column and the
+    // selects of the strip's fixed columns).
+    auto middle_step = [&](int s, auto mapped) {
+      constexpr bool Mapped = decltype(mapped)::value;
+      T top[C];
+      advance_levels(Mapped ? computes : every_column, 0u, 0u, 0u, top);
+      store_top(s, top, !Mapped);
+      next_ahead();
+      index_t offset = index_t(base + s + Ahead) * ms;
+      if constexpr (Mapped) {
+        // the row's offset opaque to the compiler, which otherwise keeps a pointer a column
+        // and step of the unrolled group
+        asm("mov.b64 %0, %0;" : "+l"(offset));
+#pragma unroll
+        for (int c = 0; c < C; ++c) ahead[Ahead - 1][c] = __ldg(col[c] + offset);
       } else {
-        push_row(queue[t], v);
+        const T* const row = col[0] + offset;
+#pragma unroll
+        for (int c = 0; c < C; ++c) ahead[Ahead - 1][c] = __ldg(row + c);
+      }
+    };
+
+    // Three phases, edge, middle and edge steps, the first two in groups of W steps: after
+    // W steps the levels' queues have come round, so each group starts with them in the
+    // registers where the previous one left them and no step moves them (a branch a step
+    // between the kinds of step instead merges their registers at every step, and a move of
+    // a row still in flight waits for its load).
+    int s = 0;
+    const int mid_begin = min((max(middle_begin, 0) + W - 1) / W * W, steps_total);
+    const int mid_groups = max(min(middle_end, steps_total) - mid_begin, 0) / W;
+    if (mid_groups > 0) {
+#pragma unroll 1
+      for (; s < mid_begin; s += W)
+#pragma unroll
+        for (int j = 0; j < W; ++j) edge_step(s + j);
+      const int mid_end = mid_begin + mid_groups * W;
+      if (contiguous) {
+#pragma unroll 1
+        for (; s < mid_end; s += W)
+#pragma unroll
+          for (int j = 0; j < W; ++j) middle_step(s + j, std::false_type{});
+      } else {
+#pragma unroll 1
+        for (; s < mid_end; s += W)
+#pragma unroll
+          for (int j = 0; j < W; ++j) middle_step(s + j, std::true_type{});
       }
     }
-    const int top_row = base + s - K * (hm + 1);
-    if (top_row >= m0 && top_row < m_end) {
-      T* const out_row = out_col + index_t(top_row) * p.out_stride[1];
-#pragma unroll
-      for (int c = 0; c < C; ++c)
-        if (stores[c]) out_row[c * p.out_stride[2]] = top[c];
-    }
-    push_row(queue[0], ahead[0]);
-#pragma unroll
-    for (int a = 0; a + 1 < Ahead; ++a)
-#pragma unroll
-      for (int c = 0; c < C; ++c) ahead[a][c] = ahead[a + 1][c];
-    load_row(base + s + Ahead, ahead[Ahead - 1]);
+#pragma unroll W
+    for (; s < steps_total; ++s) edge_step(s);
   }
 }
 
