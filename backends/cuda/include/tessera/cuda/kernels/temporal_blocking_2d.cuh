@@ -167,9 +167,68 @@ __global__ void __launch_bounds__(32 * Warps, detail_2d::min_blocks<S, T, K, War
   for (int a = 0; a < Ahead; ++a) load_row(base + a, ahead[a]);
 
   const int inner_begin = K * (hm + 1) - base, inner_end = nm + hm + 1 - base;  // steps whose levels' rows all lie inside
+  // Level t's row this step, from the queue of level t - 1: columns whose bit is clear in
+  // `live` keep the level below; a cell beyond an odd number of walls, its row's (bit t of
+  // `odd_levels`) and its column's (odd_x) counted together, adds the reflection's shift.
+  auto level = [&](int t, unsigned live, unsigned odd_levels, T (&v)[C]) {
+    const auto& below = queue[t - 1];
+    // the lanes beside: left[j][d - 1] is column -d of queue row j, right[j][d - 1]
+    // column C - 1 + d (only those the shape reads)
+    T left[W][lx > 0 ? lx : 1], right[W][hx > 0 ? hx : 1];
+    tessera::detail::static_for<W>([&](auto jj) {
+      constexpr int j = decltype(jj)::value;
+      tessera::detail::static_for<lx>([&](auto dd) {
+        constexpr int d = decltype(dd)::value + 1;
+        if constexpr (detail_2d::needs_lane<S, C>(j - lm, 0, d))
+          left[j][d - 1] = __shfl_up_sync(all, below[j][C - d], 1);
+      });
+      tessera::detail::static_for<hx>([&](auto dd) {
+        constexpr int d = decltype(dd)::value + 1;
+        if constexpr (detail_2d::needs_lane<S, C>(j - lm, 1, d))
+          right[j][d - 1] = __shfl_down_sync(all, below[j][d - 1], 1);
+      });
+    });
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      v[c] = T(0);
+      tessera::detail::static_for<vs::size>([&](auto kk) {
+        constexpr int Kp = decltype(kk)::value;
+        constexpr int j = lm + vs::off(Kp, 1), dx = vs::off(Kp, 2);
+        const int x = c + dx;
+        v[c] += p.template term<Kp>(x < 0 ? left[j][-x - 1] : x >= C ? right[j][x - C] : below[j][x]);
+      });
+      if constexpr (may_reflect) {  // beyond an odd number of walls: the reflection's shift
+        const unsigned odd = (odd_levels >> t) & 1u ? ~odd_x : odd_x;
+        if ((odd >> c) & 1u) v[c] += shift;
+      }
+      if (!((live >> c) & 1u)) v[c] = below[lm][c];  // fixed: the level below, unchanged
+    }
+  };
+  // every level, newest (K) first, each from the queue below as the step found it; top: level K
+  auto advance_levels = [&](unsigned live_fixed, unsigned fixed_levels, unsigned odd_levels, T (&top)[C]) {
+#pragma unroll
+    for (int t = K; t >= 1; --t) {
+      T v[C];
+      level(t, (fixed_levels >> t) & 1u ? 0u : live_fixed, odd_levels, v);
+      if (t == K) {
+#pragma unroll
+        for (int c = 0; c < C; ++c) top[c] = v[c];
+      } else {
+        push_row(queue[t], v);
+      }
+    }
+  };
+  auto next_ahead = [&]() {
+    push_row(queue[0], ahead[0]);
+#pragma unroll
+    for (int a = 0; a + 1 < Ahead; ++a)
+#pragma unroll
+      for (int c = 0; c < C; ++c) ahead[a][c] = ahead[a + 1][c];
+  };
+
   if constexpr (!detail_2d::has_middle_steps<S, T, K>) {
-    // the step loop as it was before middle steps, kept as written: moving it into the
-    // lambdas below changes the code ptxas emits for every other pass
+    // one kind of step: its face questions and its store stay written out here (as
+    // edge_step's lambdas below they change the code ptxas emits for these passes)
 #pragma unroll W
     for (int s = 0; s < steps_total; ++s) {
       T top[C];
@@ -185,49 +244,7 @@ __global__ void __launch_bounds__(32 * Warps, detail_2d::min_blocks<S, T, K, War
           odd_levels |= odd ? 1u << t : 0u;
         }
       }
-#pragma unroll
-      for (int t = K; t >= 1; --t) {
-        const unsigned live = (fixed_levels >> t) & 1u ? 0u : computes;  // bit c: column c computes
-        const auto& below = queue[t - 1];
-        // the lanes beside: left[j][d - 1] is column -d of queue row j, right[j][d - 1]
-        // column C - 1 + d (only those the shape reads)
-        T left[W][lx > 0 ? lx : 1], right[W][hx > 0 ? hx : 1];
-        tessera::detail::static_for<W>([&](auto jj) {
-          constexpr int j = decltype(jj)::value;
-          tessera::detail::static_for<lx>([&](auto dd) {
-            constexpr int d = decltype(dd)::value + 1;
-            if constexpr (detail_2d::needs_lane<S, C>(j - lm, 0, d))
-              left[j][d - 1] = __shfl_up_sync(all, below[j][C - d], 1);
-          });
-          tessera::detail::static_for<hx>([&](auto dd) {
-            constexpr int d = decltype(dd)::value + 1;
-            if constexpr (detail_2d::needs_lane<S, C>(j - lm, 1, d))
-              right[j][d - 1] = __shfl_down_sync(all, below[j][d - 1], 1);
-          });
-        });
-        T v[C];
-#pragma unroll
-        for (int c = 0; c < C; ++c) {
-          v[c] = T(0);
-          tessera::detail::static_for<vs::size>([&](auto kk) {
-            constexpr int Kp = decltype(kk)::value;
-            constexpr int j = lm + vs::off(Kp, 1), dx = vs::off(Kp, 2);
-            const int x = c + dx;
-            v[c] += p.template term<Kp>(x < 0 ? left[j][-x - 1] : x >= C ? right[j][x - C] : below[j][x]);
-          });
-          if constexpr (may_reflect) {  // beyond an odd number of walls: the reflection's shift
-            const unsigned odd = (odd_levels >> t) & 1u ? ~odd_x : odd_x;
-            if ((odd >> c) & 1u) v[c] += shift;
-          }
-          if (!((live >> c) & 1u)) v[c] = below[lm][c];  // fixed: the level below, unchanged
-        }
-        if (t == K) {
-#pragma unroll
-          for (int c = 0; c < C; ++c) top[c] = v[c];
-        } else {
-          push_row(queue[t], v);
-        }
-      }
+      advance_levels(computes, fixed_levels, odd_levels, top);
       const int top_row = base + s - K * (hm + 1);
       if (top_row >= m0 && top_row < m_end) {
         T* const out_row = out_col + index_t(top_row) * p.out_stride[1];
@@ -235,79 +252,19 @@ __global__ void __launch_bounds__(32 * Warps, detail_2d::min_blocks<S, T, K, War
         for (int c = 0; c < C; ++c)
           if (stores[c]) out_row[c * p.out_stride[2]] = top[c];
       }
-      push_row(queue[0], ahead[0]);
-#pragma unroll
-      for (int a = 0; a + 1 < Ahead; ++a)
-#pragma unroll
-        for (int c = 0; c < C; ++c) ahead[a][c] = ahead[a + 1][c];
+      next_ahead();
       load_row(base + s + Ahead, ahead[Ahead - 1]);
     }
   } else {
-    // Level t's row this step, from the queue of level t - 1: columns whose bit is clear in
-    // `live` keep the level below, those whose bit is set in `odd` add the reflection's shift.
-    auto level = [&](int t, unsigned live, unsigned odd, T (&v)[C]) {
-      const auto& below = queue[t - 1];
-      // the lanes beside: left[j][d - 1] is column -d of queue row j, right[j][d - 1]
-      // column C - 1 + d (only those the shape reads)
-      T left[W][lx > 0 ? lx : 1], right[W][hx > 0 ? hx : 1];
-      tessera::detail::static_for<W>([&](auto jj) {
-        constexpr int j = decltype(jj)::value;
-        tessera::detail::static_for<lx>([&](auto dd) {
-          constexpr int d = decltype(dd)::value + 1;
-          if constexpr (detail_2d::needs_lane<S, C>(j - lm, 0, d))
-            left[j][d - 1] = __shfl_up_sync(all, below[j][C - d], 1);
-        });
-        tessera::detail::static_for<hx>([&](auto dd) {
-          constexpr int d = decltype(dd)::value + 1;
-          if constexpr (detail_2d::needs_lane<S, C>(j - lm, 1, d))
-            right[j][d - 1] = __shfl_down_sync(all, below[j][d - 1], 1);
-        });
-      });
-#pragma unroll
-      for (int c = 0; c < C; ++c) {
-        v[c] = T(0);
-        tessera::detail::static_for<vs::size>([&](auto kk) {
-          constexpr int Kp = decltype(kk)::value;
-          constexpr int j = lm + vs::off(Kp, 1), dx = vs::off(Kp, 2);
-          const int x = c + dx;
-          v[c] += p.template term<Kp>(x < 0 ? left[j][-x - 1] : x >= C ? right[j][x - C] : below[j][x]);
-        });
-        if constexpr (may_reflect) {  // beyond an odd number of walls: the reflection's shift
-          if ((odd >> c) & 1u) v[c] += shift;
-        }
-        if (!((live >> c) & 1u)) v[c] = below[lm][c];  // fixed: the level below, unchanged
-      }
-    };
-    auto advance_levels = [&](unsigned live_fixed, unsigned odd_fixed, unsigned fixed_levels, unsigned odd_levels, T (&top)[C]) {
-#pragma unroll
-      for (int t = K; t >= 1; --t) {
-        T v[C];
-        level(t, (fixed_levels >> t) & 1u ? 0u : live_fixed, (odd_levels >> t) & 1u ? ~odd_fixed : odd_fixed, v);
-        if (t == K) {
-#pragma unroll
-          for (int c = 0; c < C; ++c) top[c] = v[c];
-        } else {
-          push_row(queue[t], v);
-        }
-      }
-    };
     auto store_top = [&](int s, const T (&top)[C], bool unit_stride) {
       const int top_row = base + s - K * (hm + 1);
       if (top_row >= m0 && top_row < m_end) {
         T* const out_row = out_col + index_t(top_row) * p.out_stride[1];
-#pragma unroll
+  #pragma unroll
         for (int c = 0; c < C; ++c)
           if (stores[c]) out_row[unit_stride ? c : c * p.out_stride[2]] = top[c];
       }
     };
-    auto next_ahead = [&]() {
-      push_row(queue[0], ahead[0]);
-#pragma unroll
-      for (int a = 0; a + 1 < Ahead; ++a)
-#pragma unroll
-        for (int c = 0; c < C; ++c) ahead[a][c] = ahead[a + 1][c];
-    };
-
     // A chunk's edge steps: the levels' rows and the row loaded may lie outside.
     auto edge_step = [&](int s) {
       T top[C];
@@ -322,7 +279,7 @@ __global__ void __launch_bounds__(32 * Warps, detail_2d::min_blocks<S, T, K, War
           odd_levels |= odd ? 1u << t : 0u;
         }
       }
-      advance_levels(computes, odd_x, fixed_levels, odd_levels, top);
+      advance_levels(computes, fixed_levels, odd_levels, top);
       store_top(s, top, false);
       next_ahead();
       load_row(base + s + Ahead, ahead[Ahead - 1]);
@@ -345,7 +302,7 @@ __global__ void __launch_bounds__(32 * Warps, detail_2d::min_blocks<S, T, K, War
     auto middle_step = [&](int s, auto mapped) {
       constexpr bool Mapped = decltype(mapped)::value;
       T top[C];
-      advance_levels(Mapped ? computes : every_column, 0u, 0u, 0u, top);
+      advance_levels(Mapped ? computes : every_column, 0u, 0u, top);
       store_top(s, top, !Mapped);
       next_ahead();
       index_t offset = index_t(base + s + Ahead) * ms;
