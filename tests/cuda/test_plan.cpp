@@ -494,7 +494,18 @@ TEST_CASE("plan: the blocks an SM holds come from the device's bounds, and from 
   CHECK(P::plan_steps<ts::star<3, 1>, float>(e384, two, 4).describe() == fused.describe());
   cu::device_limits small_sm = h100;  // an SM of a quarter the threads: 2 blocks, 528 aimed at
   small_sm.max_threads_per_multiprocessor = 512;
-  CHECK(P::plan_steps<ts::star<3, 1>, float>(e384, small_sm, 4).chunk == 128);
+  // 768 blocks of 128 planes fill it: the 384 planes then split into 2 equal chunks of at
+  // most 192 (each block's pipeline re-read over a longer chunk)
+  CHECK(P::plan_steps<ts::star<3, 1>, float>(e384, small_sm, 4).chunk == 192);
+  // 512^3: 3 chunks of 171 (the last 170), not 4 of 128; 200 planes: 2 of 100
+  const auto e512 = P::plan_steps<ts::star<3, 1>, float>(ts::extents<3>{512, 512, 512}, h100, 4);
+  CHECK((e512.chunk == 171 && e512.grid[2] == 3));
+  CHECK(P::plan_steps<ts::star<3, 1>, float>(ts::extents<3>{200, 512, 512}, small_sm, 4).chunk == 100);
+  // a chunk the grid halves keeps halving by powers of two (200 planes on a whole H100: 64);
+  // a 2D pass keeps its power-of-two chunks
+  CHECK(P::plan_steps<ts::star<3, 1>, float>(ts::extents<3>{200, 512, 512}, h100, 4).chunk == 64);
+  const int rows_2d = P::plan_steps<ts::star<2, 1>, float>(ts::extents<2>{8192, 8192}, h100, 8).chunk;
+  CHECK((rows_2d >= 64 && (rows_2d & (rows_2d - 1)) == 0));
 }
 
 TEST_CASE("plan: streaming has no halo threads and serves boxes, 1D is refused") {

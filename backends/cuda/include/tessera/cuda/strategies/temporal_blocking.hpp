@@ -337,6 +337,10 @@ struct temporal_blocking : device_policy {
       while (chunk / 2 >= 4 * pipeline &&
              tiles * detail::ceil_div(n_march, chunk) < 2LL * lim.multiprocessors * blocks_per_sm)
         chunk /= 2;
+      // A 3D grid that fills the SMs at 128 planes a block takes equal chunks of at most 192
+      // instead: each block re-reads its pipeline over a longer chunk, while longer ones
+      // leave too few blocks to even out the slower blocks at the faces (perf/RESULTS.md)
+      if (S::rank == 3 && chunk == 128 && n_march > 192) chunk = detail::ceil_div(n_march, detail::ceil_div(n_march, 192));
       chunk = std::min(chunk, std::max<long long>(1, n_march));
       return detail::marched(p, e, out_x * strips_per_block, out_y, static_cast<int>(chunk), lim);
     }
