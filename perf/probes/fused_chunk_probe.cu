@@ -101,13 +101,11 @@ int main() {
     f.P = 32 + n + 32;
     f.PL = f.P * (n + 2);
     f.tot = f.PL * (n + 2);
-    std::vector<float> init(f.tot);
-    unsigned seed = 7;
-    for (auto& v : init) v = float((seed = seed * 1664525u + 1013904223u) >> 8) / float(1 << 24) - 0.5f;
+    const std::vector<float> init = random_cells(f.tot);
     float *a, *b;
     CK(cudaMalloc(&a, f.tot * 4));
     CK(cudaMalloc(&b, f.tot * 4));
-    const float copy_ms = median_ms([&](int) { cudaMemcpy(b, a, f.tot * 4, cudaMemcpyDeviceToDevice); }, 9);
+    const float copy_ms = copy_median_ms(b, a, f.tot * 4);
     const double floor_gc = 2.0 * f.tot * 4 / (copy_ms * 1e6) / 8;
     P7 p;
     p.n = {n, n, n};
