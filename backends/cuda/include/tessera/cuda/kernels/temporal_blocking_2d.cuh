@@ -260,7 +260,7 @@ __global__ void __launch_bounds__(32 * Warps, detail_2d::min_blocks<S, T, K, War
       const int top_row = base + s - K * (hm + 1);
       if (top_row >= m0 && top_row < m_end) {
         T* const out_row = out_col + index_t(top_row) * p.out_stride[1];
-  #pragma unroll
+#pragma unroll
         for (int c = 0; c < C; ++c)
           if (stores[c]) out_row[unit_stride ? c : c * p.out_stride[2]] = top[c];
       }

@@ -333,14 +333,15 @@ struct temporal_blocking : device_policy {
       // The launch does, where one wave of blocks could hold the grid (one_wave_chunk).
       const int blocks_per_sm = S::rank == 3 ? detail::resident_blocks_by_bounds(p, lim)
                                              : std::max(1, lim.max_threads_per_multiprocessor / 4 / p.threads());
-      long long chunk = S::rank == 3 ? 128 : 256;
+      const long long longest = S::rank == 3 ? 128 : 256;
+      long long chunk = longest;
       while (chunk / 2 >= 4 * pipeline &&
              tiles * detail::ceil_div(n_march, chunk) < 2LL * lim.multiprocessors * blocks_per_sm)
         chunk /= 2;
       // A 3D grid that fills the SMs at 128 planes a block takes equal chunks of at most 192
       // instead: each block re-reads its pipeline over a longer chunk, while longer ones
       // leave too few blocks to even out the slower blocks at the faces (perf/RESULTS.md)
-      if (S::rank == 3 && chunk == 128 && n_march > 192) chunk = detail::ceil_div(n_march, detail::ceil_div(n_march, 192));
+      if (S::rank == 3 && chunk == longest && n_march > 192) chunk = detail::ceil_div(n_march, detail::ceil_div(n_march, 192));
       chunk = std::min(chunk, std::max<long long>(1, n_march));
       return detail::marched(p, e, out_x * strips_per_block, out_y, static_cast<int>(chunk), lim);
     }
