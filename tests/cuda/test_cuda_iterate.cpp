@@ -121,6 +121,12 @@ TEST_CASE("fused steps: 3D 7-point, every boundary kind, 10 steps of up to 4 per
   // several chunks along z and tiles along y; mixed faces drawn per seed
   for (std::uint64_t seed = 3; seed < 7; ++seed)
     check_fused_iterate<P, ts::CudaSpace, ts::star<3, 1>, float>(ts::extents<3>{150, 20, 30}, 9, boundary_case::mixed, seed);
+  // the other tile cuda::automatic's table may name (64 x 32 columns: fusion.csv's tile
+  // column), whose kernels tessera_cuda compiles: several tiles along x and y, every kind
+  using W = cu::temporal_blocking<0, 64, 32>;
+  static_assert(W::automatic_fuses_tile<ts::star<3, 1>, float>);
+  for (const auto c : every_case)
+    check_fused_iterate<W, ts::CudaSpace, ts::star<3, 1>, float>(ts::extents<3>{131, 77, 45}, 10, c, 21);
 }
 
 TEST_CASE("fused steps: grids smaller than the fused halo wrap and mirror more than once") {
@@ -416,18 +422,28 @@ TEST_CASE("fused steps: automatic runs its passes with the strategy its fusion r
     o.boundary = bc;
     ts::iterate(cu::automatic{}, seven, u, s, 6, o);
     cu::synchronize();
-    std::string expected;
+    cu::launch_plan expected;
     if (pick.steps > 0)
       cu::with_fuser(pick.fuser, [&](auto policy) {
-        expected = decltype(policy)::template plan_steps<ts::star<3, 1>, T>(e, lim, std::min(pick.steps, 6)).strategy;
+        expected = decltype(policy)::template plan_steps<ts::star<3, 1>, T>(e, lim, std::min(pick.steps, 6));
       });
     INFO(e.to_string(), sizeof(T) == 8 ? " double" : " float", ": pick ", pick.steps, " steps with ", cu::fuser_name(pick.fuser));
-    if (pick.steps > 0) CHECK(cu::last_launch().plan.strategy == expected);
-    if (lim.name.find("H200") != std::string::npos && e[0] <= 128) CHECK(expected == "persistent");
+    if (pick.steps > 0) {
+      CHECK(cu::last_launch().plan.strategy == expected.strategy);
+      CHECK(cu::last_launch().plan.block[0] == expected.block[0]);  // the row's tile
+      CHECK(cu::last_launch().plan.block[1] == expected.block[1]);
+    }
+    if (lim.name.find("H200") != std::string::npos && e[0] <= 128) CHECK(expected.strategy == "persistent");
+    const bool h100_or_h200 = lim.name.find("H200") != std::string::npos || lim.name.find("H100") != std::string::npos;
+    if (h100_or_h200 && sizeof(T) == 4 && e[0] > 400) CHECK(expected.block[0] == 64);  // the 512^3 row's tile
   };
   check_launch(ts::extents<3>{64, 64, 64}, 0.f);
   check_launch(ts::extents<3>{128, 128, 128}, 0.0);
   check_launch(ts::extents<3>{160, 160, 160}, 0.0);  // does not fit in fp64: the next row's strategy
+  check_launch(ts::extents<3>{479, 467, 453}, 0.f);  // nearest measured size 512^3: 64 x 32 tiles on an H100 or H200
+  // ... and its result is the sweep-a-step result
+  check_fused_iterate<cu::automatic, ts::CudaSpace, ts::star<3, 1>, float>(ts::extents<3>{479, 467, 453}, 5,
+                                                                            boundary_case::dirichlet, 85);
 }
 
 // Step graphs (tessera/cuda/detail/step_graph.hpp): iterate records blocks of steps as CUDA graphs

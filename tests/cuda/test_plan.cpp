@@ -1152,13 +1152,15 @@ TEST_CASE("edge rules: several steps fuse under a Neumann face only with coeffic
 TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row measured faster") {
   const std::string header =
       "architecture,multiprocessors,bandwidth_tbs,shape_class,rank,radius,precision,points_log2,steps,steps_refilled,"
-      "policy,note\n";
+      "policy,tile,note\n";
   const auto t = cu::parse_fusion_table(header +
-                                            "# comment\nsm_90,132,3.35,star,3,1,float,27,4,,,\"note, with comma\"\n"
+                                            "# comment\nsm_90,132,3.35,star,3,1,float,27,4,,,,\"note, with comma\"\n"
                                             "sm_90,132,3.35,star,3,1,float,20,1\nsm_90,132,3.35,box,3,1,float,20,1,1\n"
-                                            "sm_90,132,3.35,star,3,1,float,20,4096,,cuda:persistent,n\n",
+                                            "sm_90,132,3.35,star,3,1,float,20,4096,,cuda:persistent,,n\n"
+                                            "sm_90,132,3.35,star,3,1,float,26,4,,,64x32,n\n"
+                                            "sm_90,132,3.35,star,3,1,float,25,4,,cuda:temporal-blocking,64x32\n",
                                         "t");
-  REQUIRE(t.size() == 4);
+  REQUIRE(t.size() == 6);
   CHECK(t[0].steps == 4);
   CHECK_FALSE(t[0].steps_refilled.has_value());  // empty: as steps
   CHECK_FALSE(t[1].steps_refilled.has_value());  // no column: as steps
@@ -1167,6 +1169,13 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
   CHECK(cu::fuser_name(t[0].fuser) == cu::temporal_blocking<>::name());
   CHECK(cu::fuser_name(t[3].fuser) == cu::persistent<>::name());
   CHECK(t[3].steps == 4096);
+  // the tile column: one of the strategy's other tiles by name, with or without its policy
+  const auto wide_index = ts::list_index_v<cu::temporal_blocking<0, 64, 32>, cu::automatic_fusers>;
+  REQUIRE(wide_index < cu::automatic_fusers::size);
+  CHECK(t[4].fuser == wide_index);
+  CHECK(t[5].fuser == wide_index);
+  CHECK(cu::fuser_name(wide_index) == cu::temporal_blocking<>::name() + " 64x32");
+  CHECK(t[0].fuser != wide_index);
   const cu::device_class x{90, 132, 3.35};
   CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(x, 512.0 * 512 * 512)) == 4);
   CHECK(cu::lookup(t, cu::make_tuning_key<ts::star<3, 1>, float>(x, 64.0 * 64 * 64)) == 1);  // nearest: 2^20
@@ -1175,7 +1184,11 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
                                 "sm_90,132,3.35,star,3,1,float,27,4x", "sm_90,132,3.35,star,3,1,float,27,",
                                 "sm_90,132,3.35,star,3,1,float,27", "sm_90,132,3.35,star,3,1,float,27,4,\"a note\"",
                                 "sm_90,132,3.35,star,3,1,float,27,4,-1", "sm_90,132,3.35,star,3,1,float,27,4,4097,,n",
-                                "sm_90,132,3.35,star,3,1,float,27,4,,\"a note\""}) {
+                                "sm_90,132,3.35,star,3,1,float,27,4,,\"a note\"",
+                                // a note where the tile goes (the columns before tile were added)
+                                "sm_90,132,3.35,star,3,1,float,27,4,,,\"a note\"",
+                                "sm_90,132,3.35,star,3,1,float,27,4,,,48x32,n",
+                                "sm_90,132,3.35,star,3,1,float,27,4,,cuda:persistent,64x32,n"}) {
     CAPTURE(bad);
     const auto msg = ts::test::message_of<ts::invalid_argument_error>(
         [&] { cu::parse_fusion_table(header + bad + "\n", "f.csv"); });
@@ -1187,6 +1200,12 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
     CHECK(contains(msg, "unknown policy 'cuda:naive'"));
     CHECK(contains(msg, cu::persistent<>::name()));
     CHECK(contains(msg, cu::temporal_blocking<>::name()));
+  }
+  {  // a tile the policy does not offer is refused, naming the fusers with their tiles
+    const auto msg = ts::test::message_of<ts::invalid_argument_error>(
+        [&] { cu::parse_fusion_table(header + "sm_90,132,3.35,star,3,1,float,27,4,,cuda:persistent,64x32,n\n", "f.csv"); });
+    CHECK(contains(msg, "unknown tile '64x32' for cuda:persistent"));
+    CHECK(contains(msg, cu::temporal_blocking<>::name() + " 64x32"));
   }
   // the shipped table parses, and automatic follows it within what temporal_blocking may fuse
   CHECK_FALSE(cu::builtin_fusion_table().empty());
@@ -1325,8 +1344,8 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
         persistent_index);
   {  // a row whose steps_refilled is 0 hands periodic and Neumann faces to the next row of its size
     const auto table = cu::parse_fusion_table(header +
-                                                  "sm_90,132,4.8,star,3,1,float,22,4096,0,cuda:persistent,n\n"
-                                                  "sm_90,132,4.8,star,3,1,float,22,1,1,,n\n",
+                                                  "sm_90,132,4.8,star,3,1,float,22,4096,0,cuda:persistent,,n\n"
+                                                  "sm_90,132,4.8,star,3,1,float,22,1,1,,,n\n",
                                               "t");
     const auto on_dirichlet = cu::fusion_pick(table, lim, seven_f, ts::extents<3>{160, 160, 160}, dirichlet3);
     CHECK(on_dirichlet.fuser == persistent_index);
@@ -1340,6 +1359,41 @@ TEST_CASE("fusion table: parsed, bad rows named, automatic fuses only what a row
   const auto pick128_nc = cu::fusion_pick(no_cooperative, seven, ts::extents<3>{128, 128, 128}, dirichlet3);
   CHECK(pick128_nc.fuser == tb_index);
   CHECK(pick128_nc.steps == 2);
+  {  // the tile column: fp32 7-point at 512^3 and 640^3 fuses on 64 x 32 tiles on an H200 and an
+     // H100; 384^3 (where they leave a tail wave), 256^3 and fp64 on the default tiles
+    const auto wide_index = ts::list_index_v<cu::temporal_blocking<0, 64, 32>, cu::automatic_fusers>;
+    const ts::extents<3> e512{512, 512, 512}, e256{256, 256, 256};
+    for (const cu::device_limits& d : {lim, cu::device_limits::h100()}) {
+      const auto wide = cu::fusion_pick(d, seven_f, e512, dirichlet3);
+      CHECK(wide.fuser == wide_index);
+      CHECK(wide.steps == 4);
+      CHECK(cu::fusion_pick(d, seven_f, e512, faces(ts::boundary::periodic())).fuser == wide_index);
+      CHECK(cu::fusion_pick(d, seven_f, ts::extents<3>{640, 640, 640}, dirichlet3).fuser == wide_index);
+      const auto at384 = cu::fusion_pick(d, seven_f, ts::extents<3>{384, 384, 384}, dirichlet3);
+      CHECK(at384.fuser == tb_index);
+      CHECK(at384.steps == 4);
+      CHECK(cu::fusion_pick(d, seven_f, e256, dirichlet3).fuser == tb_index);
+      CHECK(cu::fusion_pick(d, seven, e512, dirichlet3).fuser == tb_index);
+    }
+    // a row naming the tile for a case it does not serve (fp64, the 13-point star) is passed
+    // over: the next row of its size decides
+    const auto table = cu::parse_fusion_table(header +
+                                                  "sm_90,132,4.8,star,3,1,double,27,4,,,64x32,n\n"
+                                                  "sm_90,132,4.8,star,3,1,double,27,3,,,,n\n"
+                                                  "sm_90,132,4.8,star,3,2,float,27,2,2,,64x32,n\n",
+                                              "t");
+    const auto fp64 = cu::fusion_pick(table, lim, seven, e512, dirichlet3);
+    CHECK(fp64.fuser == tb_index);
+    CHECK(fp64.steps == 3);
+    ts::stencil<ts::star<3, 2>, float> thirteen_f;
+    for (int k = 0; k < thirteen_f.size; ++k) thirteen_f[k] = 1.f / 13;
+    CHECK(cu::fusion_pick(table, lim, thirteen_f, e512, faces(ts::boundary::periodic())).steps == 0);
+    // the tile's plan: 64 x 32 columns, 56 x 24 outputs at 4 steps
+    const auto plan = cu::temporal_blocking<0, 64, 32>::plan_steps<ts::star<3, 1>, float>(e512, lim, 4);
+    REQUIRE(plan.ok());
+    CHECK(plan.block[0] == 64);
+    CHECK(plan.out_tile[0] == 56);
+  }
   CHECK(contains(cu::persistent<>::plan_steps<ts::star<3, 1>, float>(ts::extents<3>{64, 64, 64}, no_cooperative, 10).reason,
                  "cooperative"));
   ts::stencil<ts::star<2, 2>, float> nine(ts::star<2, 2>{}, {-5.f, 1.f, 1.f, 1.f, 1.f, 0.25f, 0.25f, 0.25f, 0.25f});

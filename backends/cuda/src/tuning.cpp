@@ -21,7 +21,11 @@ std::string candidate_name(candidate c) {
 
 std::string fuser_name(std::size_t i) {
   std::string name = "?";
-  with_fuser(i, [&](auto policy) { name = decltype(policy)::name(); });
+  with_fuser(i, [&](auto policy) {
+    using P = decltype(policy);
+    const std::string tile = fusion_tile_name<P>();
+    name = P::name() + (tile.empty() ? "" : " " + tile);
+  });
   return name;
 }
 
@@ -167,17 +171,28 @@ std::vector<fusion_entry> parse_fusion_table(std::string_view text, const std::s
                                      f[9] + "'");
       e.steps_refilled = *refilled;
     }
-    if (f.size() > 10 && !f[10].empty()) {
+    // the policy and tile columns: empty for the first fuser's default tiles
+    const std::string policy = f.size() > 10 && !f[10].empty() ? f[10] : std::string();
+    const std::string tile = f.size() > 11 ? f[11] : std::string();
+    if (!policy.empty() || !tile.empty()) {
       std::optional<std::size_t> found;
+      bool known_policy = false;
       std::string names;
       for (std::size_t i = 0; i < automatic_fusers::size; ++i) {
-        const std::string name = fuser_name(i);
-        if (name == f[10]) found = i;
-        names += (i ? ", " : "") + name;
+        with_fuser(i, [&](auto p) {
+          using P = decltype(p);
+          const bool same_policy = P::name() == (policy.empty() ? automatic_fusing_strategy::name() : policy);
+          known_policy = known_policy || same_policy;
+          if (same_policy && fusion_tile_name<P>() == tile) found = i;
+        });
+        names += (i ? ", " : "") + fuser_name(i);
       }
       if (!found)
-        throw invalid_argument_error(where + "unknown policy '" + f[10] + "' for fused passes (the column after "
-                                             "steps_refilled: empty for " + fuser_name(0) + ", or one of " + names + ")");
+        throw invalid_argument_error(
+            where + (known_policy ? "unknown tile '" + tile + "' for " + (policy.empty() ? fuser_name(0) : policy)
+                                  : "unknown policy '" + policy + "'") +
+            " for fused passes (the policy column after steps_refilled: empty for " + fuser_name(0) +
+            "; the tile column after it: empty for the policy's default tiles; the fusers: " + names + ")");
       e.fuser = *found;
     }
     rows.push_back(e);

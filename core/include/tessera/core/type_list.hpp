@@ -1,6 +1,6 @@
 #pragma once
 // A compile-time list of types and the few operations the backends derive their tables
-// from: membership, length, position, visiting each with a value, filtering. A backend's
+// from: membership, length, position, visiting each with a value, filtering, joining. A backend's
 // list of strategies is one such list (cuda/strategies.hpp, made from strategies.def); dispatch, the automatic
 // chooser, the command line and the tests walk it instead of repeating its names.
 #include <cstddef>
@@ -79,5 +79,20 @@ struct filter_types<Keep, type_list<T, Ts...>> {
 };
 template <template <class> class Keep, class List>
 using filter_types_t = typename filter_types<Keep, List>::type;
+
+/// The types of Lists, one list after another: concat_types_t<type_list<A>, type_list<B, C>>
+/// is type_list<A, B, C>.
+template <class... Lists>
+struct concat_types {
+  using type = type_list<>;
+};
+template <class... Ts>
+struct concat_types<type_list<Ts...>> {
+  using type = type_list<Ts...>;
+};
+template <class... Ts, class... Us, class... Rest>
+struct concat_types<type_list<Ts...>, type_list<Us...>, Rest...> : concat_types<type_list<Ts..., Us...>, Rest...> {};
+template <class... Lists>
+using concat_types_t = typename concat_types<Lists...>::type;
 
 }  // namespace tessera

@@ -4,6 +4,9 @@
 // kernels. Include it, with the strategy's kernels (tessera/cuda/strategies/<name>/kernels.cuh,
 // or tessera/cuda/strategies.hpp for every listed one), in the .cu file that writes
 // TESSERA_CUDA_INSTANTIATE. nvcc only.
+#include <cstdint>
+
+#include "tessera/core/type_list.hpp"
 #include "tessera/cuda/kernels/common.cuh"
 #include "tessera/cuda/launch.hpp"
 
@@ -37,5 +40,30 @@ int kernel_entry<Strategy, Tile, S, T>::resident_blocks(const launch_plan& plan,
     return 0;
   }
 }
+
+namespace detail {
+/// Compiles, in the translation unit that explicitly instantiates it, the sweep and fused
+/// passes of Strategy's other tiles (automatic_fusion_tiles, strategy.hpp) for shape S in T where a
+/// tile serves them, so that cuda::automatic's host code, which sees declarations only,
+/// links to them (kernels/instantiate.cu.in). `addresses` returns the entries' addresses:
+/// a use the compiler cannot drop, so their definitions are emitted here.
+template <class Strategy, class T, class S>
+struct fusion_tile_kernels {
+  static std::uintptr_t addresses() {
+    std::uintptr_t sum = 0;
+    if constexpr (requires { typename Strategy::automatic_fusion_tiles; })
+      for_each_type(typename Strategy::automatic_fusion_tiles{}, [&](auto policy) {
+        using P = decltype(policy);
+        if constexpr (P::template automatic_fuses_tile<S, T>) {
+          using entry = kernel_entry<strategy_of_t<P>, typename P::template tile<S>, S, T>;
+          sum += reinterpret_cast<std::uintptr_t>(&entry::launch) +
+                 reinterpret_cast<std::uintptr_t>(&entry::launch_steps) +
+                 reinterpret_cast<std::uintptr_t>(&entry::resident_blocks);
+        }
+      });
+    return sum;
+  }
+};
+}  // namespace detail
 
 }  // namespace tessera::cuda

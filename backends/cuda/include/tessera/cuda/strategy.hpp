@@ -37,6 +37,12 @@
 //                                                         // fusion table names it by policy
 //                                                         // name (the first listed: rows that
 //                                                         // name none; sweep_steps.hpp)
+//     using automatic_fusion_tiles = type_list<name<...>>; // other tiles a row may name (its
+//                                                         // tile column), each policy with
+//     //   static std::string tile_name();                 // the column's text ("64x32") and
+//     //   template <class S, class T>
+//     //   static constexpr bool automatic_fuses_tile;     // the shapes and types it serves
+//     //                                                   // (tessera_cuda compiles those)
 //   };
 //
 // plus its kernels and launcher in strategies/<name>/kernels.cuh (nvcc only):

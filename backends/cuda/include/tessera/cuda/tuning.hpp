@@ -104,7 +104,10 @@ std::optional<candidate> lookup(const std::vector<tuning_entry>& table, const tu
 /// a face's ghosts must be refilled every step (periodic, Neumann), the choice there when
 /// it differs: 0 a sweep and a fill a step, k >= 1 passes of k steps with the faces' rules
 /// inside them and no fill (a sweep a step pays a fill a step that a pass does not).
-/// The row names the strategy of its passes (one of automatic_fusers; none: the first).
+/// The row names the strategy of its passes and, in its tile column, one of the strategy's
+/// other tiles (automatic_fusers: each strategy's default tiles, then its
+/// automatic_fusion_tiles; none: the first strategy's default tiles). A tile serves only
+/// the shapes and types its policy says (automatic_fuses_tile); elsewhere its row is passed over.
 /// Several rows may share a case and size: the first whose strategy can run the pass on
 /// the caller's grid and device applies (fusion_rows), so a strategy that holds only some
 /// grids (cuda::persistent: those that fit on chip) leads, and the next row stands in.
@@ -115,14 +118,16 @@ struct fusion_entry {
   std::size_t fuser = 0;              ///< index into automatic_fusers
 };
 
-/// The policy name of automatic_fusers' i-th strategy ("cuda:temporal-blocking").
+/// The name of automatic_fusers' i-th fuser: its policy's name, then its tile's where it is
+/// not the default ("cuda:temporal-blocking", "cuda:temporal-blocking 64x32").
 std::string fuser_name(std::size_t i);
 
 /// Parses fusion-table text: a header line, then
-///   architecture,multiprocessors,bandwidth_tbs,shape_class,rank,radius,precision,points_log2,steps[,steps_refilled[,policy[,note]]]
+///   architecture,multiprocessors,bandwidth_tbs,shape_class,rank,radius,precision,points_log2,steps[,steps_refilled[,policy[,tile[,note]]]]
 /// ('#' starts a comment line; steps from 1 to 4096 (the strategy's compiled pass bounds
 /// them further), steps_refilled empty or 0 to 4096, policy empty or the name of one of
-/// automatic_fusers). Throws invalid_argument_error naming the line.
+/// automatic_fusers' strategies, tile empty (the default tiles) or the tile_name() of one of
+/// that strategy's automatic_fusion_tiles). Throws invalid_argument_error naming the line.
 std::vector<fusion_entry> parse_fusion_table(std::string_view text, const std::string& origin);
 
 /// The fusion table compiled into the library.

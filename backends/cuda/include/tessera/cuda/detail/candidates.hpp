@@ -8,6 +8,7 @@
 // from the traits the units declare, so no other file names a strategy for them.
 #include <array>
 #include <cstddef>
+#include <string>
 #include <type_traits>
 
 #include "tessera/cuda/strategies.hpp"
@@ -87,15 +88,54 @@ constexpr bool automatic_point_claim(std::size_t cells) {
     return false;
 }
 
-/// The strategies cuda::automatic may run iterate's fused passes with (sweep_steps.hpp), in
-/// the list's order: the fusion table's rows name one each (fusion.csv's policy column).
-using automatic_fusers = filter_types_t<detail::is_automatic_fuser, strategies>;
+namespace detail {
+/// A fusing strategy's policies for cuda::automatic: its default tiles first, then the
+/// other tiles its unit offers the fusion table (automatic_fusion_tiles, strategy.hpp).
+template <class P>
+struct fusing_policies_of {
+  using type = type_list<P>;
+};
+template <class P>
+  requires requires { typename P::automatic_fusion_tiles; }
+struct fusing_policies_of<P> {
+  using type = concat_types_t<type_list<P>, typename P::automatic_fusion_tiles>;
+};
+template <class List>
+struct fusing_policies;
+template <class... Ps>
+struct fusing_policies<type_list<Ps...>> {
+  using type = concat_types_t<typename fusing_policies_of<Ps>::type...>;
+};
+}  // namespace detail
+
+/// The policies cuda::automatic may run iterate's fused passes with (sweep_steps.hpp): each
+/// listed strategy that declares automatic_fuses, in the list's order, with its default
+/// tiles and then each of its automatic_fusion_tiles. A fusion-table row names one by its
+/// policy and tile columns (fusion.csv).
+using automatic_fusers = typename detail::fusing_policies<filter_types_t<detail::is_automatic_fuser, strategies>>::type;
 static_assert(automatic_fusers::size > 0, "tessera::cuda: cuda::automatic needs a strategy of fused passes: a "
                                           "listed strategy that declares automatic_fuses (strategy.hpp)");
 /// The fuser of a fusion-table row that names none: the first listed.
 using automatic_fusing_strategy = type_at_t<0, automatic_fusers>;
 
-/// Calls f with the policy value (default tiles) of automatic_fusers' i-th strategy.
+/// The fusion table's name of fuser P's tile: empty for a strategy's default tiles, else
+/// the policy's tile_name() ("64x32").
+template <class P>
+std::string fusion_tile_name() {
+  if constexpr (std::is_same_v<P, typename P::strategy>) return {};
+  else return P::tile_name();
+}
+
+/// Whether cuda::automatic may fuse shape S in T with fuser P: its default tiles serve every
+/// shape; another tile only the shapes and types its policy says (automatic_fuses_tile),
+/// the ones tessera_cuda compiles its kernels for (kernels/instantiate.cu.in).
+template <class P, class S, class T>
+inline constexpr bool fuser_serves_v = [] {
+  if constexpr (std::is_same_v<P, typename P::strategy>) return true;
+  else return P::template automatic_fuses_tile<S, T>;
+}();
+
+/// Calls f with the policy value of automatic_fusers' i-th fuser.
 template <class F>
 void with_fuser(std::size_t i, F&& f) {
   visit_type_at(automatic_fusers{}, i, f);

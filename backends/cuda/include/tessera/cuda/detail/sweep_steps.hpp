@@ -15,12 +15,13 @@
 //                                           sweep), to rounding; no ghost cell of out is
 //                                           written, and in is not written at all.
 //
-// The strategies with a fused pass (has_fused_steps_v) have them, and
-// cuda::automatic, which fuses what its fusion table (backends/cuda/tuning/fusion.csv)
-// measured to be faster than a sweep a step, with the strategy the row names (cuda::
-// temporal_blocking, or cuda::persistent where the grid fits on chip) (under faces whose ghosts a sweep a step would
-// refill every step, the row's steps_refilled, which may be 1: a pass a step), and
-// otherwise answers 0: iterate then sweeps a step at a time. tessera::automatic reaches
+// The strategies with a fused pass (has_fused_steps_v) have them, and cuda::automatic,
+// which fuses what its fusion table (backends/cuda/tuning/fusion.csv) measured to be
+// faster than a sweep a step, with the strategy and tile the row names (cuda::
+// temporal_blocking, with 64 x 32 columns on large 3D grids in fp32, or cuda::persistent
+// where the grid fits on chip) (under faces whose ghosts a sweep a step would refill every
+// step, the row's steps_refilled, which may be 1: a pass a step), and otherwise answers 0:
+// iterate then sweeps a step at a time. tessera::automatic reaches
 // cuda::automatic's for CudaSpace views.
 #include <cuda_runtime_api.h>
 
@@ -48,8 +49,8 @@ int fused_steps(const Policy&, const stencil<S, T>& st, const extents<S::rank>&,
   return exact ? Policy::template tile<S>::steps : 1;
 }
 
-/// What cuda::automatic fuses: the strategy (an index into automatic_fusers) and the steps
-/// a pass (0: a sweep a step, the single-sweep choice).
+/// What cuda::automatic fuses: the strategy and tile (an index into automatic_fusers) and
+/// the steps a pass (0: a sweep a step, the single-sweep choice).
 struct fused_choice {
   std::size_t fuser = 0;
   int steps = 0;
@@ -57,8 +58,8 @@ struct fused_choice {
 
 /// What cuda::automatic fuses on a device with limits lim: of `table`'s rows for
 /// this device and case (nearest measured size), the first that fuses here and whose
-/// strategy can run the pass on these extents (its plan fits: cuda::persistent's only where
-/// the grid fits on chip), with that row's steps within what the strategy may fuse; a sweep
+/// strategy and tile can run the pass on these extents (the tile serves S in T, and its plan
+/// fits: cuda::persistent's only where the grid fits on chip), with that row's steps within what the strategy may fuse; a sweep
 /// a step where no row does (none for the case, rows that say 1, a strategy that may fuse
 /// only one step). Where a face's ghosts must be refilled every step (periodic, Neumann, a
 /// Dirichlet face a wide stencil reads beyond: a sweep a step then runs a fill a step), a
@@ -74,7 +75,7 @@ fused_choice fusion_pick(const std::vector<fusion_entry>& table, const device_li
     for (const fusion_entry& row : fusion_rows(table, make_tuning_key<S, T>(class_of(lim), double(e.size())))) {
       with_fuser(row.fuser, [&](auto policy) {
         using P = decltype(policy);
-        if constexpr (has_fused_steps_v<P, S>) {
+        if constexpr (has_fused_steps_v<P, S> && fuser_serves_v<P, S, T>) {
           const int most = fused_steps(policy, st, e, bc);  // 1 where only a step is exact
           int k = 0;
           if (row.steps_refilled && bc && !ghosts_read_are_constant(bc, shape_traits<S>::radius))
@@ -155,14 +156,15 @@ void sweep_steps(const Policy& policy, const stencil<S, T>& st, const View<T, Ra
                         stream);
 }
 
-/// cuda::automatic's pass: the strategy fusion_pick chose for these extents (the one
-/// fused_steps answered for), with `steps` steps.
+/// cuda::automatic's pass: the strategy and tile fusion_pick chose for these extents (the
+/// one fused_steps answered for), with `steps` steps.
 template <class S, class T, int Rank, class Space>
 void sweep_steps(const automatic&, const stencil<S, T>& st, const View<T, Rank, Space>& in,
                  const View<T, Rank, Space>& out, int steps, const std::optional<boundary_conditions<Rank>>& bc,
                  cudaStream_t stream = nullptr) {
   with_fuser(fusion_pick(current_device_limits(), st, in.extents(), bc).fuser, [&](auto policy) {
-    if constexpr (has_fused_steps_v<decltype(policy), S>) sweep_steps(policy, st, in, out, steps, bc, stream);
+    using P = decltype(policy);
+    if constexpr (has_fused_steps_v<P, S> && fuser_serves_v<P, S, T>) sweep_steps(policy, st, in, out, steps, bc, stream);
   });
 }
 

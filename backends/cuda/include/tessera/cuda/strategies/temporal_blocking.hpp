@@ -37,9 +37,11 @@
 // 2 * k * sizeof(T) for k sweeps.
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <utility>
 
+#include "tessera/core/type_list.hpp"
 #include "tessera/cuda/detail/edge_rules.hpp"
 #include "tessera/cuda/point_function_streaming.hpp"
 #include "tessera/cuda/strategy.hpp"
@@ -226,6 +228,21 @@ struct temporal_blocking : device_policy {
   static constexpr bool automatic_candidate = false;
   /// cuda::automatic's fused passes (iterate) run here, as many steps as its fusion table says.
   static constexpr bool automatic_fuses = true;
+  /// The other tile the fusion table may name (its tile column, "64x32"): 64 x 32 columns
+  /// for 3D stars of radius 1 in fp32. At 4 steps it stores 66% of its columns where 32 x 32
+  /// stores 56%, so fewer halo cells are recomputed per stored one, but its 512 threads fill
+  /// an SM's registers (one block an SM): faster on grids that give every SM several blocks
+  /// (perf/RESULTS.md: 512^3), slower on smaller grids and in fp64.
+  using automatic_fusion_tiles = type_list<temporal_blocking<0, 64, 32>>;
+  /// The fusion table's name of this policy's tile: "64x32" (rows a thread appended where set).
+  static std::string tile_name() {
+    return std::to_string(TileX) + "x" + std::to_string(TileY) + (Rows ? "x" + std::to_string(Rows) : "");
+  }
+  /// The shapes and types cuda::automatic fuses with this policy's tile where the table
+  /// names it (tessera_cuda compiles those kernels: kernels/instantiate.cu.in).
+  template <class S, class T>
+  static constexpr bool automatic_fuses_tile =
+      S::rank == 3 && shape_traits<S>::radius == 1 && !detail::reads_other_planes<S>() && std::is_same_v<T, float>;
 
   template <class S>
   using tile = temporal_blocking_tile<detail::or_default(Steps, detail::default_fused_steps<S>()),
