@@ -59,9 +59,9 @@ struct fused_choice {
 /// What cuda::automatic fuses on a device with limits lim: of `table`'s rows for
 /// this device and case (nearest measured size), the first that fuses here and whose
 /// strategy and tile can run the pass on these extents (the tile serves S in T, and its plan
-/// fits: cuda::persistent's only where the grid fits on chip), with that row's steps within what the strategy may fuse; a sweep
-/// a step where no row does (none for the case, rows that say 1, a strategy that may fuse
-/// only one step). Where a face's ghosts must be refilled every step (periodic, Neumann, a
+/// fits: cuda::persistent's only where the grid fits on chip), with that row's steps within
+/// what the strategy may fuse; a sweep a step where no row does (none for the case, rows
+/// that say 1, a strategy that may fuse only one step). Where a face's ghosts must be refilled every step (periodic, Neumann, a
 /// Dirichlet face a wide stencil reads beyond: a sweep a step then runs a fill a step), a
 /// row's steps_refilled decides when it has one (1: a pass a step, no fill; 0: not this
 /// row; k > 1: passes of k steps where several are exact, else not this row).
@@ -164,7 +164,8 @@ void sweep_steps(const automatic&, const stencil<S, T>& st, const View<T, Rank, 
                  cudaStream_t stream = nullptr) {
   with_fuser(fusion_pick(current_device_limits(), st, in.extents(), bc).fuser, [&](auto policy) {
     using P = decltype(policy);
-    if constexpr (has_fused_steps_v<P, S> && fuser_serves_v<P, S, T>) sweep_steps(policy, st, in, out, steps, bc, stream);
+    if constexpr (has_fused_steps_v<P, S> && fuser_serves_v<P, S, T>)
+      sweep_steps(policy, st, in, out, steps, bc, stream);
   });
 }
 
