@@ -175,13 +175,14 @@ std::vector<fusion_entry> parse_fusion_table(std::string_view text, const std::s
     const std::string policy = f.size() > 10 && !f[10].empty() ? f[10] : std::string();
     const std::string tile = f.size() > 11 ? f[11] : std::string();
     if (!policy.empty() || !tile.empty()) {
+      const std::string wanted = policy.empty() ? automatic_fusing_strategy::name() : policy;
       std::optional<std::size_t> found;
       bool known_policy = false;
       std::string names;
       for (std::size_t i = 0; i < automatic_fusers::size; ++i) {
         with_fuser(i, [&](auto p) {
           using P = decltype(p);
-          const bool same_policy = P::name() == (policy.empty() ? automatic_fusing_strategy::name() : policy);
+          const bool same_policy = P::name() == wanted;
           known_policy = known_policy || same_policy;
           if (same_policy && fusion_tile_name<P>() == tile) found = i;
         });
@@ -189,8 +190,7 @@ std::vector<fusion_entry> parse_fusion_table(std::string_view text, const std::s
       }
       if (!found)
         throw invalid_argument_error(
-            where + (known_policy ? "unknown tile '" + tile + "' for " + (policy.empty() ? fuser_name(0) : policy)
-                                  : "unknown policy '" + policy + "'") +
+            where + (known_policy ? "unknown tile '" + tile + "' for " + wanted : "unknown policy '" + policy + "'") +
             " for fused passes (the policy column after steps_refilled: empty for " + fuser_name(0) +
             "; the tile column after it: empty for the policy's default tiles; the fusers: " + names + ")");
       e.fuser = *found;

@@ -118,11 +118,16 @@ static_assert(automatic_fusers::size > 0, "tessera::cuda: cuda::automatic needs 
 /// The fuser of a fusion-table row that names none: the first listed.
 using automatic_fusing_strategy = type_at_t<0, automatic_fusers>;
 
+/// True for a fuser that is its strategy with default tiles (not one of its
+/// automatic_fusion_tiles).
+template <class P>
+inline constexpr bool default_tiles_v = std::is_same_v<P, typename P::strategy>;
+
 /// The fusion table's name of fuser P's tile: empty for a strategy's default tiles, else
 /// the policy's tile_name() ("64x32").
 template <class P>
 std::string fusion_tile_name() {
-  if constexpr (std::is_same_v<P, typename P::strategy>) return {};
+  if constexpr (default_tiles_v<P>) return {};
   else return P::tile_name();
 }
 
@@ -131,7 +136,7 @@ std::string fusion_tile_name() {
 /// the ones tessera_cuda compiles its kernels for (kernels/instantiate.cu.in).
 template <class P, class S, class T>
 inline constexpr bool fuser_serves_v = [] {
-  if constexpr (std::is_same_v<P, typename P::strategy>) return true;
+  if constexpr (default_tiles_v<P>) return true;
   else return P::template automatic_fuses_tile<S, T>;
 }();
 

@@ -61,10 +61,11 @@ struct fused_choice {
 /// strategy and tile can run the pass on these extents (the tile serves S in T, and its plan
 /// fits: cuda::persistent's only where the grid fits on chip), with that row's steps within
 /// what the strategy may fuse; a sweep a step where no row does (none for the case, rows
-/// that say 1, a strategy that may fuse only one step). Where a face's ghosts must be refilled every step (periodic, Neumann, a
-/// Dirichlet face a wide stencil reads beyond: a sweep a step then runs a fill a step), a
-/// row's steps_refilled decides when it has one (1: a pass a step, no fill; 0: not this
-/// row; k > 1: passes of k steps where several are exact, else not this row).
+/// that say 1, a strategy that may fuse only one step). Where a face's ghosts must be
+/// refilled every step (periodic, Neumann, a Dirichlet face a wide stencil reads beyond: a
+/// sweep a step then runs a fill a step), a row's steps_refilled decides when it has one
+/// (1: a pass a step, no fill; 0: not this row; k > 1: passes of k steps where several are
+/// exact, else not this row).
 template <class S, class T>
 fused_choice fusion_pick(const std::vector<fusion_entry>& table, const device_limits& lim, const stencil<S, T>& st,
                          const extents<S::rank>& e,
